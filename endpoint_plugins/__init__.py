@@ -1,0 +1,1 @@
+"""What runs at a site: the Secretary, its configuration, and the functions an endpoint serves."""

@@ -1,0 +1,1 @@
+"""Negotiation strategies: how a site turns requirements into a proposal."""

@@ -1,0 +1,1 @@
+"""Deterministic request parsing: free text to :class:`providers.wire.Requirements`."""

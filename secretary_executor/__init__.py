@@ -1,0 +1,23 @@
+"""secretary-executor: negotiate where a job should run across many sites, then run it there."""
+
+from providers.wire import (
+    DispatchReceipt,
+    JobRequest,
+    JobState,
+    JobStatus,
+    Policy,
+    Proposal,
+    Requirements,
+    Verdict,
+)
+
+__all__ = [
+    "DispatchReceipt",
+    "JobRequest",
+    "JobState",
+    "JobStatus",
+    "Policy",
+    "Proposal",
+    "Requirements",
+    "Verdict",
+]

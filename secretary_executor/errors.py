@@ -1,0 +1,44 @@
+"""Exceptions of the ``secretary_executor`` package.
+
+:class:`SecretaryError` is the root. ``transient`` tells the executor whether the next-ranked
+proposal may still succeed (failover) or whether the request itself is wrong.
+"""
+
+from __future__ import annotations
+
+
+class SecretaryError(Exception):
+    """Root of the hub-side errors.
+
+    Args:
+        message: what went wrong and how to fix it, for a person.
+        transient: True when trying again, or at another site, may succeed.
+    """
+
+    def __init__(self, message: str, *, transient: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.transient = transient
+
+
+class ConfigurationError(SecretaryError):
+    """A fleet file, site name, algorithm name or option that is wrong; the message says the fix."""
+
+
+class SelectionError(SecretaryError):
+    """No proposal could be selected, or the algorithm cannot run (e.g. no model configured)."""
+
+
+class DispatchError(SecretaryError):
+    """A site refused or failed a dispatch."""
+
+
+class SiteUnavailableError(SecretaryError):
+    """A site did not answer in time or its transport failed (transient: try another site)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, transient=True)
+
+
+class UnknownJobError(SecretaryError):
+    """A job id that the ledger has never seen."""

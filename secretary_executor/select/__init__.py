@@ -1,0 +1,1 @@
+"""Selection algorithms: choose one proposal among many."""
