@@ -35,6 +35,20 @@ class ToolSession:
         """Providers of the site that are available here."""
         return [p for p in self._providers.values() if p.available]
 
+    def present(self) -> list[Provider]:
+        """Providers that exist at the site: available ones and those whose probe failed.
+
+        A provider that is installed but cannot be read (its probe raised) answers every tool
+        with that error, so a check that relies on it becomes UNKNOWN instead of treating the
+        resource as absent (which could turn a broken scheduler into a false READY).
+        """
+        found: list[Provider] = []
+        for provider in self._providers.values():
+            report = provider.probe()
+            if report.available or report.error is not None:
+                found.append(provider)
+        return found
+
     def manifest(self) -> list[ToolManifest]:
         """Manifests of every tool this session may call (only the allowed class)."""
         out: list[ToolManifest] = []

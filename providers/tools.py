@@ -124,44 +124,40 @@ def qualified_name(provider: str, tool: str) -> str:
     return f"{provider.replace('.', '-')}__{tool}"
 
 
-_ARGS_HEADER = re.compile(r"^\s*(Args|Arguments|Parameters):\s*$")
-_SECTION_HEADER = re.compile(r"^\s*[A-Z][A-Za-z ]+:\s*$")
-_ARG_LINE = re.compile(r"^\s+(\w+)(?:\s*\([^)]*\))?:\s*(.*)$")
+_SECTION_HEADER = re.compile(r"^([A-Z][A-Za-z ]*):\s*$")
+_ARG_LINE = re.compile(r"^(\w+)(?:\s*\([^)]*\))?:\s*(.*)$")
+_ARG_SECTIONS = {"Args", "Arguments", "Parameters"}
 
 
 def parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
-    """Split a Google-style docstring into its description and per-argument descriptions."""
-    lines = doc.splitlines()
+    """Split a Google-style docstring into its description and per-argument descriptions.
+
+    The description is everything before the first section header (``Args:``, ``Returns:``,
+    ``Raises:`` ...); argument descriptions may continue on more-indented lines.
+    """
     summary: list[str] = []
     args: dict[str, str] = {}
-    in_args = False
+    section: str | None = None
     current: str | None = None
-    for line in lines:
-        if _ARGS_HEADER.match(line):
-            in_args, current = True, None
+    args_indent = 0
+    for line in doc.splitlines():
+        header = _SECTION_HEADER.match(line)
+        if header and not line[:1].isspace():
+            section, current = header.group(1), None
             continue
-        if in_args and _SECTION_HEADER.match(line) and not line.startswith((" ", "\t")):
-            in_args, current = False, None
+        if section is None:
+            summary.append(line)
             continue
-        if in_args:
-            m = _ARG_LINE.match(line)
-            if m and (line.startswith("    ") and not line.startswith("        ")):
-                current = m.group(1)
-                args[current] = m.group(2).strip()
-            elif current and line.strip():
-                args[current] = f"{args[current]} {line.strip()}".strip()
-            elif not line.strip():
-                current = None
+        if section not in _ARG_SECTIONS or not line.strip():
             continue
-        if _SECTION_HEADER.match(line) and not line.startswith((" ", "\t")):
-            in_args = False
-            current = None
-            # other sections (Returns:, Raises:) are left out of the description
-            summary.append("\x00")
-            continue
-        summary.append(line)
-    text = "\n".join(summary).split("\x00")[0].strip()
-    return text, args
+        indent = len(line) - len(line.lstrip())
+        match = _ARG_LINE.match(line.strip())
+        if match and (current is None or indent <= args_indent):
+            current, args_indent = match.group(1), indent
+            args[current] = match.group(2).strip()
+        elif current is not None:
+            args[current] = f"{args[current]} {line.strip()}".strip()
+    return "\n".join(summary).strip(), args
 
 
 def build_spec(fn: Callable[..., Any], kind: ToolKind) -> ToolSpec:

@@ -41,7 +41,11 @@ def _environment_is_restored():
     before = dict(os.environ)
     yield
     after = dict(os.environ)
-    changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+    changed = sorted(
+        k
+        for k in before.keys() | after.keys()
+        if before.get(k) != after.get(k) and k != "PYTEST_CURRENT_TEST"
+    )
     assert not changed, f"test leaked environment changes: {changed}"
 
 

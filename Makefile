@@ -1,0 +1,41 @@
+# Two commands on a fresh machine: `make demo` and `make test`. Both set up what they need.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: setup demo test test-unit test-integration lint format bench clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	@touch $(STAMP)
+
+setup: $(STAMP)
+
+demo: setup
+	$(BIN)/python examples/demo.py
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: setup
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+test-unit: setup
+	$(BIN)/pytest -q tests/unit
+
+test-integration: setup
+	$(BIN)/pytest -q tests/integration
+
+# Unit tests first (cheap, fail fast), then integration tests against real components.
+test: lint test-unit test-integration
+
+bench: setup
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,49 @@
+"""The command a request wants run, written in backticks: "run `python -c 'print(1)'` on 1 node".
+
+The command is split into an argument vector with :func:`shlex.split` and is never handed to a
+shell. It is also cut out of the text before requirement parsing, so "python" inside a command
+line is not mistaken for a request for Python, and flags such as ``-n 4`` are not read as counts.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+_COMMAND_RE = re.compile(
+    r"```[ \t]*(?:[a-z]+[ \t]*\n)?(?P<fenced>.*?)```|`(?P<inline>[^`]*)`", re.DOTALL
+)
+
+
+def split_command(text: str) -> tuple[str, tuple[str, ...]]:
+    """Split a request into its text and the command it names.
+
+    Only the first backtick span (inline or fenced with three backticks) is the command. The
+    span is replaced by a space, so the words on either side stay apart.
+
+    Returns:
+        ``(remaining_text, argv)``. ``argv`` is empty when there is no backtick span, when it is
+        blank, or when its quoting is broken (an unclosed quote): a command that cannot be
+        split safely is not guessed at.
+    """
+    match = _COMMAND_RE.search(text)
+    if match is None:
+        return text, ()
+    remaining = text[: match.start()] + " " + text[match.end() :]
+    command = match.group("fenced") if match.group("fenced") is not None else match.group("inline")
+    return remaining, _argv(command or "")
+
+
+def extract_command(text: str) -> tuple[str, ...]:
+    """The argument vector of the command in backticks, or ``()`` (see :func:`split_command`)."""
+    return split_command(text)[1]
+
+
+def _argv(command: str) -> tuple[str, ...]:
+    command = command.strip()
+    if not command:
+        return ()
+    try:
+        return tuple(shlex.split(command, comments=False, posix=True))
+    except ValueError:
+        return ()

@@ -1,0 +1,133 @@
+"""Version constraints as people write them: ">= 3.8", "3.8+", "at least 2023", "between 2 and 3".
+
+Two steps, on purpose. :data:`SPEC` is a regex fragment that other patterns embed after a name
+to find *where* a constraint list is; :func:`parse_constraints` then reads *what* it says. The
+fragment has no named groups, so it can be embedded in many patterns without clashing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from endpoint_plugins.parsing import lexicon
+from endpoint_plugins.parsing.scanner import FLAGS, alternation
+from providers.wire.requirements import Comparator, VersionConstraint
+
+VERSION = r"v?\d[0-9a-z._]{0,40}(?:[-+][a-z][0-9a-z._]{0,30}){0,3}"
+"""A version: starts with a digit; ``-rc1`` and ``+cu118`` suffixes kept, a bare ``+`` not."""
+
+_SYMBOL = alternation(lexicon.VERSION_SYMBOLS)
+_BEFORE = alternation(lexicon.VERSION_WORDS_BEFORE)
+_AFTER = alternation(lexicon.VERSION_WORDS_AFTER)
+_PREFIX = alternation(lexicon.VERSION_PREFIXES)
+
+_OPERATOR = rf"(?:{_SYMBOL}\s*|{_BEFORE}\s+(?:{_PREFIX}\s*)?)"
+_SUFFIX = rf"(?:\s*\+(?![\w+])|\s+{_AFTER}(?!\w))"
+_RANGE = (
+    rf"(?:between\s+{VERSION}\s+and\s+{VERSION}"
+    rf"|from\s+{VERSION}\s+(?:to|through|until)\s+{VERSION}"
+    rf"|{VERSION}\s*(?:-|\u2013|to|through)\s*{VERSION})"
+)
+_ONE = rf"(?:{_PREFIX}\s*)?{_OPERATOR}?{VERSION}{_SUFFIX}?"
+_EXPLICIT = rf"(?:{_PREFIX}\s*)?{_OPERATOR}{VERSION}{_SUFFIX}?"
+
+SPEC = rf"(?:{_RANGE}|{_ONE})(?:\s*(?:,|;|&|\band\b|\bbut\b)?\s*{_EXPLICIT}){{0,3}}(?![\w.])"
+"""One constraint, or a range, optionally followed by more explicit ones (">=2,<3")."""
+
+SEPARATOR = r"(?:\s*[@/:]\s*|\s*\(\s*|-(?=v?\d)|\s*)"
+"""What may stand between a name and its version: ``gcc@12``, ``lammps/2Aug2023``, ``x-1.2``."""
+
+_RANGE_RE = re.compile(
+    rf"^\s*(?:between\s+(?P<a1>{VERSION})\s+and\s+(?P<b1>{VERSION})"
+    rf"|from\s+(?P<a2>{VERSION})\s+(?:to|through|until)\s+(?P<b2>{VERSION})"
+    rf"|(?P<a3>{VERSION})\s*(?:-|\u2013|to|through)\s*(?P<b3>{VERSION}))",
+    FLAGS,
+)
+_CLAUSE_RE = re.compile(
+    rf"(?P<prefix>{_PREFIX}\s*)?"
+    rf"(?:(?P<symbol>{_SYMBOL})\s*|(?P<word>{_BEFORE})\s+(?:{_PREFIX}\s*)?)?"
+    rf"(?P<version>{VERSION})"
+    rf"(?:\s*(?P<plus>\+)(?![\w+])|\s+(?P<after>{_AFTER})(?!\w))?",
+    FLAGS,
+)
+_DATE_VERSION_RE = re.compile(r"\d{1,2}[a-z]{3}\d{4}", FLAGS)
+_SPACES_RE = re.compile(r"\s+")
+
+
+def clean_version(text: str) -> str | None:
+    """The version as it goes on the wire: no leading ``v``, no trailing punctuation."""
+    text = text.strip()
+    if text[:1] in ("v", "V") and text[1:2].isdigit():
+        text = text[1:]
+    text = text.rstrip("._-")
+    if not text or not text[0].isdigit() or len(text) > 64:
+        return None
+    return text
+
+
+def _lookup(table: dict[str, Comparator], found: str) -> Comparator | None:
+    wanted = _SPACES_RE.sub(" ", found.strip().lower())
+    for spelling, op in table.items():
+        if _SPACES_RE.sub(" ", spelling.replace("-", " ")) == wanted.replace("-", " "):
+            return op
+    return None
+
+
+def _clause(match: re.Match[str]) -> tuple[VersionConstraint | None, bool]:
+    """One constraint, and whether anything but the bare version said it was one."""
+    version = clean_version(match.group("version"))
+    op = Comparator.EQ
+    explicit = bool(match.group("prefix"))
+    if match.group("symbol"):
+        op = lexicon.VERSION_SYMBOLS.get(match.group("symbol"), Comparator.EQ)
+        explicit = True
+    elif match.group("word"):
+        op = _lookup(lexicon.VERSION_WORDS_BEFORE, match.group("word")) or Comparator.EQ
+        explicit = True
+    elif match.group("plus"):
+        op, explicit = Comparator.GE, True
+    elif match.group("after"):
+        op = _lookup(lexicon.VERSION_WORDS_AFTER, match.group("after")) or Comparator.EQ
+        explicit = True
+    if version is None:
+        return None, explicit
+    return VersionConstraint(op=op, version=version), explicit
+
+
+def parse_constraints(spec: str) -> tuple[list[VersionConstraint], bool]:
+    """Read a constraint list found by :data:`SPEC`.
+
+    Returns:
+        The constraints, and ``explicit``: True when an operator, a range, a ``+`` or the word
+        "version" marked the number as a version. A bare "foo 2" is not explicit, which lets
+        callers refuse to invent a package from any word followed by a number.
+    """
+    constraints: list[VersionConstraint] = []
+    explicit = False
+    rest = spec
+    ranged = _RANGE_RE.match(spec)
+    if ranged:
+        low = clean_version(ranged.group("a1") or ranged.group("a2") or ranged.group("a3"))
+        high = clean_version(ranged.group("b1") or ranged.group("b2") or ranged.group("b3"))
+        if low and high:
+            constraints += [
+                VersionConstraint(op=Comparator.GE, version=low),
+                VersionConstraint(op=Comparator.LE, version=high),
+            ]
+            explicit = True
+        rest = spec[ranged.end() :]
+    for match in _CLAUSE_RE.finditer(rest):
+        constraint, said = _clause(match)
+        explicit = explicit or said
+        if constraint is not None and constraint not in constraints:
+            constraints.append(constraint)
+    return constraints, explicit
+
+
+def looks_like_version(spec: str) -> bool:
+    """True for a bare number that is still clearly a version: "1.2", "2Aug2023"."""
+    first = _CLAUSE_RE.search(spec)
+    if first is None:
+        return False
+    version = first.group("version")
+    return "." in version.strip(".") or bool(_DATE_VERSION_RE.fullmatch(version))

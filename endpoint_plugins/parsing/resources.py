@@ -1,0 +1,190 @@
+"""Site resources other than the allocation: network fabric, storage and money.
+
+Storage runs after memory (see :mod:`endpoint_plugins.parsing.compute`), so a size still in the
+text next to a storage word is a storage size: "100 TB of Lustre", "lustre with 100 TB free".
+A size with no word at all ("I need 64 GB") is left in ``unparsed``: it could be either.
+"""
+
+from __future__ import annotations
+
+import re
+
+from endpoint_plugins.parsing import lexicon
+from endpoint_plugins.parsing.draft import Draft, Mention
+from endpoint_plugins.parsing.scanner import (
+    FLAGS,
+    PER_NODE,
+    SIZE,
+    Scanner,
+    alternation,
+    in_range,
+    size_in_gb,
+    squash,
+)
+from providers.wire.requirements import Fabric, StorageKind
+
+MAX_STORAGE_GB = 1e9
+MAX_SPEED_GBPS = 1e5
+MAX_BUDGET_USD = 1e9
+
+# -- network ---------------------------------------------------------------------------------
+
+_FABRIC_SPELLINGS = {s: f for f, spellings in lexicon.FABRICS.items() for s in spellings}
+_FABRIC_SPELLINGS.update({f.value: f for f in Fabric})
+_GENERATION = r"(?:hdr|ndr|edr|fdr|qdr|xdr)\d{0,3}(?!\w)"
+"""InfiniBand generations ("HDR200"): part of the fabric's name, not a separate word."""
+_NOUN = rf"(?:\s+{alternation(lexicon.NETWORK_NOUNS)}(?!\w))?"
+_FABRIC_RE = re.compile(
+    rf"(?<![\w.-])(?:{_GENERATION}\s+)?"
+    rf"(?P<fabric>{alternation(_FABRIC_SPELLINGS)})(?:\s+{_GENERATION})?{_NOUN}(?![\w])",
+    FLAGS,
+)
+_ROCE_RE = re.compile(rf"(?<!\w){alternation(lexicon.RDMA_ETHERNET_WORDS)}{_NOUN}(?!\w)", FLAGS)
+_LOW_LATENCY_RE = re.compile(
+    rf"(?<!\w)(?:{alternation(lexicon.LOW_LATENCY_WORDS)}){_NOUN}(?!\w)", FLAGS
+)
+_SPEED_RE = re.compile(
+    r"(?<![\w.])(?P<num>\d{1,6}(?:\.\d{1,3})?)\s*"
+    rf"(?:(?P<unit>{alternation(lexicon.SPEED_UNITS_GBPS)})|(?P<gbe>gbe))(?![\w/])",
+    FLAGS,
+)
+
+# -- storage ---------------------------------------------------------------------------------
+
+_KIND_SPELLINGS = {s: k for k, spellings in lexicon.STORAGE_KINDS.items() for s in spellings}
+_KIND = rf"(?P<kind>{alternation(_KIND_SPELLINGS)})"
+_KIND_NOUN = r"(?:\s+(?:space|storage|file\s*system|filesystem|fs|mounts?)(?!\w))?"
+_SIZE_NOUN = alternation(lexicon.STORAGE_SIZE_NOUNS)
+_STORAGE_SIZE_FIRST_RE = re.compile(
+    rf"{SIZE}\s*(?:of\s+)?(?:free\s+)?(?:(?:on|in)\s+(?:a\s+|the\s+)?)?"
+    rf"(?:{_KIND}{_KIND_NOUN}|(?P<noun>{_SIZE_NOUN}))(?!\w)(?:\s+(?:free|available))?"
+    rf"(?:{PER_NODE})?",
+    FLAGS,
+)
+_STORAGE_KIND_FIRST_RE = re.compile(
+    rf"(?<![\w.-]){_KIND}{_KIND_NOUN}\s*(?:with|of|having|:|>=)?\s*(?:at\s+least\s+)?"
+    rf"{SIZE}(?:\s+(?:of\s+)?(?:free\s+)?(?:space|free|available))?",
+    FLAGS,
+)
+_STORAGE_FREE_RE = re.compile(rf"{SIZE}\s+(?:free|available)(?!\w)", FLAGS)
+_STORAGE_KIND_RE = re.compile(rf"(?<![\w.-]){_KIND}{_KIND_NOUN}(?![\w])", FLAGS)
+
+# -- budget ----------------------------------------------------------------------------------
+
+_AMOUNT = r"(?:\d{1,3}(?:,\d{3}){1,3}|\d{1,9})(?:\.\d{1,2})?"
+_CURRENCY = alternation(lexicon.CURRENCY_WORDS)
+_LIMIT = (
+    r"(?:under|below|less\s+than|at\s+most|max(?:imum)?|up\s+to|no\s+more\s+than|"
+    r"not\s+more\s+than|within|<=?|\u2264)"
+)
+_BUDGET_WORD = (
+    r"(?:(?:a|my|the|total)\s+)?budget(?:\s+(?:of|is|at|:|=))?(?:\s+" + _LIMIT + r")?"
+    r"|(?:costs?|costing|spend|spending|pay|paying|price)(?:\s+" + _LIMIT + r")?"
+)
+_MONEY = (
+    rf"(?:\$|us\$|usd\s*)\s*(?P<a1>{_AMOUNT})(?P<k1>k)?(?![\w.])"
+    rf"|(?<![\w.,])(?P<a2>{_AMOUNT})(?P<k2>k)?\s*(?:{_CURRENCY}(?!\w)|\$)"
+)
+_AFTER_MONEY = r"(?:\s+(?:budget|max(?:imum)?|limit|tops|or\s+less|at\s+most)(?!\w))?"
+_BUDGET_RE = re.compile(
+    rf"(?<!\w)(?:(?:{_BUDGET_WORD}|{_LIMIT})\s*:?\s*)?(?:{_MONEY}){_AFTER_MONEY}"
+    rf"|(?<!\w)budget(?:\s+(?:of|is))?\s*[:=]?\s*(?P<a3>{_AMOUNT})(?P<k3>k)?(?![\w.])",
+    FLAGS,
+)
+_FREE_RE = re.compile(rf"(?<!\w){alternation(lexicon.FREE_OF_CHARGE_WORDS)}(?!\w)", FLAGS)
+
+
+def extract_network(scanner: Scanner, draft: Draft) -> None:
+    """Fabric names, RoCE (Ethernet, low latency), "low latency" alone, and link speeds."""
+
+    def fabric(m: re.Match[str]) -> bool:
+        found = squash(m.group("fabric"))
+        chosen = next((f for s, f in _FABRIC_SPELLINGS.items() if squash(s) == found), None)
+        if chosen is None:
+            return False
+        draft.set_fabric(chosen, m.group(0))
+        return True
+
+    def roce(m: re.Match[str]) -> bool:
+        draft.set_fabric(Fabric.ETHERNET, m.group(0))
+        draft.low_latency = True
+        return True
+
+    def low_latency(_: re.Match[str]) -> bool:
+        draft.low_latency = True
+        return True
+
+    def speed(m: re.Match[str]) -> bool:
+        factor = 1.0 if m.group("gbe") else lexicon.SPEED_UNITS_GBPS[_unit_key(m.group("unit"))]
+        value = round(float(m.group("num")) * factor, 6)
+        if not in_range(value, 1e-6, MAX_SPEED_GBPS):
+            return False
+        draft.set_speed(value, m.group(0))
+        if m.group("gbe"):
+            draft.set_fabric(Fabric.ETHERNET, m.group(0))
+        return True
+
+    scanner.take(_SPEED_RE, speed)
+    scanner.take(_ROCE_RE, roce)
+    scanner.take(_FABRIC_RE, fabric)
+    scanner.take(_LOW_LATENCY_RE, low_latency)
+
+
+def extract_storage(scanner: Scanner, draft: Draft) -> None:
+    """Sized storage ("100 TB of Lustre", "scratch with 2 TB"), then kinds named alone."""
+
+    def sized(m: re.Match[str]) -> bool:
+        size = size_in_gb(m)
+        if size is None or not in_range(size, 1e-6, MAX_STORAGE_GB):
+            return False
+        kind = m.groupdict().get("kind")
+        draft.add_storage(_kind(kind) if kind else StorageKind.ANY, size)
+        return True
+
+    def named(m: re.Match[str]) -> bool:
+        draft.add_storage(_kind(m.group("kind")), None)
+        return True
+
+    scanner.take(_STORAGE_SIZE_FIRST_RE, sized)
+    scanner.take(_STORAGE_KIND_FIRST_RE, sized)
+    scanner.take(_STORAGE_FREE_RE, sized)
+    scanner.take(_STORAGE_KIND_RE, named)
+
+
+def extract_budget(scanner: Scanner, draft: Draft) -> None:
+    """A spending limit in US dollars: "under $50", "budget of 100 dollars", "for free"."""
+
+    def money(m: re.Match[str]) -> bool:
+        amount = next((m.group(f"a{i}") for i in (1, 2, 3) if m.group(f"a{i}")), None)
+        kilo = any(m.group(f"k{i}") for i in (1, 2, 3))
+        if amount is None:
+            return False
+        value = round(float(amount.replace(",", "")) * (1000 if kilo else 1), 2)
+        if not in_range(value, 0, MAX_BUDGET_USD):
+            return False
+        _set_budget(draft, value, m.group(0))
+        return True
+
+    def free(m: re.Match[str]) -> bool:
+        _set_budget(draft, 0.0, m.group(0))
+        return True
+
+    scanner.take(_BUDGET_RE, money)
+    scanner.take(_FREE_RE, free)
+
+
+def _set_budget(draft: Draft, value: float, text: str) -> None:
+    if draft.budget is None:
+        draft.budget = Mention(value, text)
+    elif draft.budget.value != value:
+        draft.conflict(text, draft.budget.text)
+
+
+def _kind(spelling: str) -> StorageKind:
+    found = squash(spelling)
+    return next((k for s, k in _KIND_SPELLINGS.items() if squash(s) == found), StorageKind.ANY)
+
+
+def _unit_key(unit: str) -> str:
+    unit = unit.lower()
+    return next((u for u in lexicon.SPEED_UNITS_GBPS if squash(u) == squash(unit)), "gbps")

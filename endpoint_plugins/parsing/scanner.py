@@ -1,0 +1,148 @@
+"""The text under parse, and the pattern pieces every extractor shares.
+
+Extractors run one after another over the same :class:`Scanner`. Each one blanks out the spans it
+understood, so a later extractor can neither read them again ("4 nodes" is never also "version
+4") nor join words across them. Whatever is left at the end is, by construction, exactly what no
+extractor understood, and becomes ``Requirements.unparsed``.
+
+Every numeric pattern here is bounded in length, so no input can produce a number too large for
+``int``/``float`` conversion or a catastrophic regex backtrack.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from endpoint_plugins.parsing import lexicon
+
+BARRIER = "\x00"
+"""Replaces understood text. Neither a word character nor whitespace, so no pattern spans it."""
+
+FLAGS = re.IGNORECASE
+_SEPARATOR_RE = re.compile(r"[\s_-]+")
+
+
+class Scanner:
+    """Request text with the understood spans blanked out."""
+
+    def __init__(self, text: str) -> None:
+        self._chars = list(text)
+        self.text = text
+
+    def take(self, pattern: re.Pattern[str], handle: Callable[[re.Match[str]], bool]) -> int:
+        """Offer every match of ``pattern`` to ``handle``; blank out those it accepts.
+
+        Matches are found on one snapshot of the text and blanked together afterwards, so a
+        handler never sees text another match of the same pattern already claimed.
+
+        Returns:
+            How many matches were accepted.
+        """
+        accepted = 0
+        for match in list(pattern.finditer(self.text)):
+            if handle(match):
+                self._blank(*match.span())
+                accepted += 1
+        if accepted:
+            self.text = "".join(self._chars)
+        return accepted
+
+    def _blank(self, start: int, end: int) -> None:
+        self._chars[start:end] = BARRIER * (end - start)
+
+
+# -- building patterns from the lexicon ------------------------------------------------------
+
+
+def spelling_pattern(spelling: str) -> str:
+    """A regex for one spelling in which any run of spaces, hyphens or underscores is optional.
+
+    People write ``open mpi``, ``open-mpi``, ``openmpi`` and ``Open_MPI`` for the same thing;
+    listing one spelling in the lexicon should cover them all.
+    """
+    parts = [re.escape(p) for p in _SEPARATOR_RE.split(spelling.strip()) if p]
+    return r"[\s_-]*".join(parts)
+
+
+def alternation(spellings: Iterable[str]) -> str:
+    """A non-capturing alternation of spellings, longest first so the longest spelling wins."""
+    unique = sorted(set(spellings), key=lambda s: (-len(s), s))
+    return "(?:" + "|".join(spelling_pattern(s) for s in unique) + ")"
+
+
+def lookup(table: dict[str, tuple[str, ...]], found: str) -> str | None:
+    """The canonical key whose spelling matches ``found`` (separators and case ignored)."""
+    wanted = squash(found)
+    for key, spellings in table.items():
+        if wanted == squash(key) or any(wanted == squash(s) for s in spellings):
+            return key
+    return None
+
+
+def squash(text: str) -> str:
+    """Lower case with every space, hyphen and underscore removed: the form spellings share."""
+    return _SEPARATOR_RE.sub("", text).lower()
+
+
+# -- shared pattern fragments ----------------------------------------------------------------
+
+WORD_START = r"(?<![\w.+-])"
+WORD_END = r"(?![\w+])"
+
+NUMBER_WORD = alternation(lexicon.NUMBER_WORDS) + r"(?!\w)"
+COUNT = rf"(?:(?<![\w.,$])\d{{1,7}}(?![\d.,]\d)|(?<!\w){NUMBER_WORD})"
+"""A whole count: digits, or a number word ("two", "a", "a couple of")."""
+
+DECIMAL = r"(?<![\w.,$])\d{1,7}(?:\.\d{1,4})?(?![\d.]\d)"
+
+_LONG_SIZE_UNITS = [u for u in lexicon.SIZE_UNITS_GB if len(u) > 1]
+_SHORT_SIZE_UNITS = [u for u in lexicon.SIZE_UNITS_GB if len(u) == 1]
+SIZE = (
+    rf"(?P<num>{DECIMAL})"
+    rf"(?:\s*(?P<unit>{alternation(_LONG_SIZE_UNITS)})|(?P<short>[{''.join(_SHORT_SIZE_UNITS)}]))"
+    r"(?![\w/])"
+)
+"""An amount of bytes: "64 GB", "512GB", "1.5 TiB", "64G" (one-letter units only attached)."""
+
+PER_NODE = (
+    r"(?:\s*(?:per|/|each|every|on\s+each|on\s+every|in\s+each|for\s+each)\s*-?\s*"
+    r"(?:node|host|machine|server|instance)(?!\w)"
+    r"|\s*(?:each|apiece|per[\s-]node)(?!\w))"
+)
+TOTAL = (
+    r"(?:\s*(?:in\s+total|total|overall|altogether|combined|"
+    r"across\s+(?:all\s+)?(?:the\s+)?nodes))(?!\w)"
+)
+PER_CORE = r"(?:\s*(?:per|/|each|a)\s*(?:cpu\s+)?(?:core|cpu|rank|task|process)(?!\w))"
+
+NOT_RATE = r"(?!\s*-?\s*(?:hours?|hrs?|h)(?!\w))"
+"""Stops "100 core hours" or "node-hours" from being read as a count of cores or nodes."""
+
+_DIGITS_RE = re.compile(r"\d+")
+
+
+def to_count(text: str) -> int | None:
+    """A count from digits or a number word; None when it is neither."""
+    text = " ".join(text.split()).lower()
+    if _DIGITS_RE.fullmatch(text):
+        return int(text)
+    for spelling, value in lexicon.NUMBER_WORDS.items():
+        if squash(spelling) == squash(text):
+            return value
+    return None
+
+
+def size_in_gb(match: re.Match[str]) -> float | None:
+    """Decimal gigabytes from a match of :data:`SIZE`; None for zero or absurd sizes."""
+    unit = (match.group("unit") or match.group("short") or "").lower()
+    factor = lexicon.SIZE_UNITS_GB.get(unit)
+    if factor is None:
+        return None
+    value = round(float(match.group("num")) * factor, 6)
+    return value if 0 < value < 1e9 else None
+
+
+def in_range(value: float | None, low: float, high: float) -> bool:
+    """True when a parsed value is plausible; implausible ones stay in ``unparsed``."""
+    return value is not None and low <= value <= high

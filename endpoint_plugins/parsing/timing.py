@@ -1,0 +1,325 @@
+"""Time in a request: deadlines, walltime and urgency.
+
+Deadlines run first, so "within 3 hours" is a deadline and never a 3-hour walltime. Every date
+is computed from the ``now`` handed to the parser (so tests and replays are reproducible) and
+carries ``now``'s time zone unless the text gives one ("2026-12-01T09:00Z").
+
+A date without a time is read by its word: "by Friday" / "until Friday" is the end of that day
+(23:59:59); "before Friday" is its start (00:00).
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import UTC, date, datetime, time, timedelta, timezone
+
+from endpoint_plugins.parsing import lexicon
+from endpoint_plugins.parsing.draft import Draft, Mention
+from endpoint_plugins.parsing.scanner import (
+    FLAGS,
+    NUMBER_WORD,
+    Scanner,
+    alternation,
+    squash,
+    to_count,
+)
+
+MAX_WALLTIME_S = 10 * 366 * 86400
+MAX_RELATIVE_S = 100 * 366 * 86400
+
+# -- durations -------------------------------------------------------------------------------
+
+_LONG_UNIT = alternation(lexicon.DURATION_UNITS_S)
+_SHORT_UNIT = rf"(?-i:[{''.join(lexicon.SHORT_DURATION_UNITS_S)}])"
+_NOT_SIZE = rf"(?!\s*(?:of\s+)?(?:{alternation(lexicon.MEMORY_WORDS)}|b)(?!\w))"
+_SEGMENT = (
+    rf"(?:(?:\d{{1,6}}(?:\.\d{{1,3}})?|{NUMBER_WORD})\s*(?:-\s*)?{_LONG_UNIT}(?!\w)"
+    rf"|\d{{1,6}}{_SHORT_UNIT}(?![a-z]){_NOT_SIZE})"
+)
+DURATION = (
+    rf"(?<![\w.,$:])(?:{alternation(lexicon.DURATION_PHRASES_S)}(?!\w)"
+    rf"|{_SEGMENT}(?:\s*(?:,\s*|and\s+)?{_SEGMENT}){{0,3}})"
+)
+"""A duration: "2 hours", "1.5 days", "an hour", "2h30m", "1 day and 4 hours", "half an hour"."""
+
+_SEGMENT_RE = re.compile(
+    rf"(?P<num>\d{{1,6}}(?:\.\d{{1,3}})?|{NUMBER_WORD})\s*(?:-\s*)?(?P<unit>{_LONG_UNIT})(?!\w)"
+    rf"|(?P<snum>\d{{1,6}})(?P<short>{_SHORT_UNIT})",
+    FLAGS,
+)
+_HMS = r"(?:\d{1,3}-)?\d{1,3}:[0-5]\d(?::[0-5]\d)?(?![\d:])"
+_HMS_RE = re.compile(r"(?:(?P<d>\d{1,3})-)?(?P<h>\d{1,3}):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?")
+
+_WALLTIME_RE = re.compile(
+    rf"(?:(?<!\w){alternation(lexicon.WALLTIME_WORDS)}|(?<![\w-])--time)"
+    r"\s*(?:of|:|=|is|limit|to)?\s*"
+    r"(?:(?:about|around|approximately|roughly|up\s+to|at\s+most|~)\s*)?"
+    rf"(?:(?P<hms>{_HMS})|(?P<dur>{DURATION}))",
+    FLAGS,
+)
+_RUN_FOR_RE = re.compile(
+    r"(?:(?<!\w)(?:for|about|around|approximately|roughly|takes?|taking|lasting|lasts?|~)\s+"
+    r"(?:(?:about|around|approximately|roughly|up\s+to|at\s+most)\s+)?)?"
+    rf"(?P<dur>{DURATION})"
+    rf"(?:\s+(?:of\s+)?{alternation(lexicon.WALLTIME_WORDS)}(?!\w))?",
+    FLAGS,
+)
+
+_REPEAT_RE = re.compile(r"(?<!\w)(?:every|each|per)\s*$", FLAGS)
+"""Before a duration, these make it an interval ("every 2 hours"), not a run time."""
+
+# -- dates -----------------------------------------------------------------------------------
+
+_WEEKDAY = alternation(lexicon.WEEKDAYS)
+_MONTH = alternation(lexicon.MONTHS)
+_ORD = r"(?:st|nd|rd|th)?"
+_TIME = r"(?:\d{1,2}(?::[0-5]\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:[0-5]\d|noon|midnight)"
+_RELDAY = r"(?:today|tonight|tomorrow|eod|cob|end\s+of\s+(?:the\s+)?(?:day|week|month))"
+_ISO = (
+    r"(?P<y>\d{4})-(?P<mo>\d{1,2})-(?P<d>\d{1,2})"
+    r"(?:(?:t|\s+(?:at\s+)?)(?P<hh>\d{1,2}):(?P<mm>[0-5]\d)(?::(?P<ss>[0-5]\d))?)?"
+    r"(?:\s*(?P<tz>z|utc|[+-]\d{2}:?\d{2}))?"
+)
+_WHEN = (
+    rf"(?:{_ISO}"
+    rf"|(?:(?P<rel>{_RELDAY})|(?:(?P<wmod>next|this|coming)\s+)?(?P<wd>{_WEEKDAY})\.?"
+    rf"|(?P<mon1>{_MONTH})\.?\s+(?P<day1>\d{{1,2}}){_ORD}(?:,?\s+(?P<year1>\d{{4}}))?"
+    rf"|(?P<day2>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mon2>{_MONTH})\.?(?:,?\s+(?P<year2>\d{{4}}))?)"
+    rf"(?:\s+(?:at\s+)?(?P<time1>{_TIME}))?"
+    rf"|(?P<time2>{_TIME})"
+    rf"(?:\s+(?P<rel2>today|tonight|tomorrow)"
+    rf"|\s+(?:on\s+)?(?:this\s+|next\s+)?(?P<wd2>{_WEEKDAY}))?"
+    r")(?![\w:])"
+)
+_DEADLINE_RE = re.compile(
+    rf"(?<!\w)(?:(?P<before>{alternation(lexicon.DEADLINE_BEFORE_WORDS)})"
+    rf"|{alternation(lexicon.DEADLINE_BY_WORDS)})\s*:?\s*(?:the\s+)?{_WHEN}",
+    FLAGS,
+)
+_WITHIN_RE = re.compile(
+    rf"(?<!\w){alternation(lexicon.DEADLINE_WITHIN_WORDS)}\s+(?P<dur>{DURATION})", FLAGS
+)
+_TIME_RE = re.compile(
+    r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)?|(?P<word>noon|midnight)",
+    FLAGS,
+)
+
+# -- urgency ---------------------------------------------------------------------------------
+
+_URGENCY_SPELLINGS = {s: u for u, spellings in lexicon.URGENCY_WORDS.items() for s in spellings}
+_URGENCY_RE = re.compile(rf"(?<![\w.]){alternation(_URGENCY_SPELLINGS)}(?!\w)", FLAGS)
+
+
+def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
+    """Absolute ("by 2026-12-01", "before Friday 5pm") and relative ("within 3 hours")."""
+
+    def absolute(m: re.Match[str]) -> bool:
+        try:
+            when = _resolve(m, now, before=bool(m.group("before")))
+        except (ValueError, OverflowError):
+            return False
+        return _set_deadline(draft, when, m.group(0))
+
+    def relative(m: re.Match[str]) -> bool:
+        seconds = duration_seconds(m.group("dur"))
+        if seconds is None or seconds > MAX_RELATIVE_S:
+            return False
+        try:
+            when = now + timedelta(seconds=seconds)
+        except OverflowError:
+            return False
+        return _set_deadline(draft, when, m.group(0))
+
+    scanner.take(_DEADLINE_RE, absolute)
+    scanner.take(_WITHIN_RE, relative)
+
+
+def extract_walltime(scanner: Scanner, draft: Draft) -> None:
+    """ "walltime 04:00:00", "time limit of 2h", then any remaining duration ("for 2 hours")."""
+
+    def handle(m: re.Match[str]) -> bool:
+        if _REPEAT_RE.search(scanner.text, max(0, m.start() - 12), m.start()):
+            return False
+        hms = m.groupdict().get("hms")
+        seconds = hms_seconds(hms) if hms else duration_seconds(m.group("dur"))
+        if seconds is None or not 1 <= seconds <= MAX_WALLTIME_S:
+            return False
+        draft.compute.walltime.append(Mention(seconds, m.group(0)))
+        return True
+
+    scanner.take(_WALLTIME_RE, handle)
+    scanner.take(_RUN_FOR_RE, handle)
+
+
+def extract_urgency(scanner: Scanner, draft: Draft) -> None:
+    """The first urgency phrase wins; a different one later is reported as a conflict."""
+
+    def handle(m: re.Match[str]) -> bool:
+        found = squash(m.group(0))
+        urgency = next((u for s, u in _URGENCY_SPELLINGS.items() if squash(s) == found), None)
+        if urgency is None:
+            return False
+        if draft.urgency is None:
+            draft.urgency = Mention(urgency, m.group(0))
+        elif draft.urgency.value is not urgency:
+            draft.conflict(m.group(0), draft.urgency.text)
+        return True
+
+    scanner.take(_URGENCY_RE, handle)
+
+
+def default_now() -> datetime:
+    """The parser's clock when the caller gives none: aware, in UTC."""
+    return datetime.now(UTC)
+
+
+def duration_seconds(text: str) -> int | None:
+    """Seconds in a duration matched by :data:`DURATION`; None when it has none."""
+    phrase = squash(text)
+    for spelling, seconds in lexicon.DURATION_PHRASES_S.items():
+        if squash(spelling) == phrase:
+            return seconds
+    total = 0.0
+    for m in _SEGMENT_RE.finditer(text):
+        if m.group("short"):
+            total += int(m.group("snum")) * lexicon.SHORT_DURATION_UNITS_S[m.group("short")]
+            continue
+        num = m.group("num")
+        value = float(num) if num[0].isdigit() else float(to_count(num) or 0)
+        total += value * lexicon.DURATION_UNITS_S.get(squash(m.group("unit")), 0)
+    seconds = round(total)
+    return seconds if seconds > 0 else None
+
+
+def hms_seconds(text: str) -> int | None:
+    """Seconds in ``[D-]H:MM[:SS]`` (Slurm's form; ``4:00`` is read as 4 hours, not minutes)."""
+    m = _HMS_RE.fullmatch(text.strip())
+    if m is None:
+        return None
+    days, hours, minutes = int(m.group("d") or 0), int(m.group("h")), int(m.group("m"))
+    seconds = int(m.group("s") or 0)
+    total = ((days * 24 + hours) * 60 + minutes) * 60 + seconds
+    return total if total > 0 else None
+
+
+def _set_deadline(draft: Draft, when: datetime | None, text: str) -> bool:
+    if when is None:
+        return False
+    if draft.deadline is None:
+        draft.deadline = Mention(when, text)
+    elif draft.deadline.value != when:
+        draft.conflict(text, draft.deadline.text)
+    return True
+
+
+def _resolve(m: re.Match[str], now: datetime, *, before: bool) -> datetime | None:
+    """The instant a matched deadline phrase stands for (see module docstring)."""
+    if m.group("y"):
+        return _iso(m, now, before=before)
+    clock = m.group("time1") or m.group("time2")
+    at = _clock(clock) if clock else None
+    if clock and at is None:
+        return None
+    day = _day(m, now, before=before)
+    if day is None:
+        if at is None:
+            return None
+        rel = (m.group("rel2") or "today").lower()
+        day = now.date() + timedelta(days=1 if rel == "tomorrow" else 0)
+        when = datetime.combine(day, at, tzinfo=now.tzinfo)
+        return when + timedelta(days=1) if when <= now and rel != "tomorrow" else when
+    rel = squash(m.group("rel") or "")
+    if at is None:
+        at = _REL_TIMES.get(rel) or (time(0, 0) if before else time(23, 59, 59))
+    when = datetime.combine(day, at, tzinfo=now.tzinfo)
+    if when <= now and rel == "cob":
+        return when + timedelta(days=1)
+    if when <= now and (m.group("wd") or m.group("wd2")):
+        return when + timedelta(days=7)
+    return when
+
+
+_END_OF_DAY = time(23, 59, 59)
+_REL_TIMES = {
+    "cob": time(17, 0),
+    "eod": _END_OF_DAY,
+    "tonight": _END_OF_DAY,
+    **{
+        f"endof{the}{unit}": _END_OF_DAY for the in ("", "the") for unit in ("day", "week", "month")
+    },
+}
+"""Named times of day. "End of ..." is the end of that day even after "before"."""
+
+
+def _day(m: re.Match[str], now: datetime, *, before: bool) -> date | None:
+    """The calendar day of a deadline phrase, or None when it names only a time."""
+    today = now.date()
+    if m.group("rel"):
+        rel = " ".join(m.group("rel").lower().split())
+        if rel == "tomorrow":
+            return today + timedelta(days=1)
+        if rel.endswith("week"):
+            return today + timedelta(days=(4 - today.weekday()) % 7)
+        if rel.endswith("month"):
+            return today.replace(day=calendar.monthrange(today.year, today.month)[1])
+        return today
+    weekday = m.group("wd") or m.group("wd2")
+    if weekday:
+        target = lexicon.WEEKDAYS[weekday.lower()]
+        ahead = (target - today.weekday()) % 7
+        if ahead == 0 and (before or m.group("wmod")) and not m.group("time2"):
+            ahead = 7
+        return today + timedelta(days=ahead)
+    month_name = m.group("mon1") or m.group("mon2")
+    if month_name:
+        month = lexicon.MONTHS[month_name.lower()]
+        day = int(m.group("day1") or m.group("day2"))
+        year_text = m.group("year1") or m.group("year2")
+        year = int(year_text) if year_text else today.year
+        found = date(year, month, day)
+        if not year_text and found < today:
+            found = date(year + 1, month, day)
+        return found
+    return None
+
+
+def _clock(text: str) -> time | None:
+    """A time of day from "5pm", "17:00", "9:30 a.m.", "noon"; None when impossible."""
+    m = _TIME_RE.fullmatch(text.strip())
+    if m is None:
+        return None
+    if m.group("word"):
+        return time(12, 0) if m.group("word").lower() == "noon" else time(23, 59, 59)
+    hour, minute = int(m.group("h")), int(m.group("m") or 0)
+    ampm = (m.group("ampm") or "").lower().replace(".", "")
+    if ampm:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if ampm == "pm" else 0)
+    if hour > 23 or minute > 59:
+        return None
+    return time(hour, minute)
+
+
+def _iso(m: re.Match[str], now: datetime, *, before: bool) -> datetime:
+    """An ISO date, with optional time and zone; raises ValueError for impossible dates."""
+    year, month, day = int(m.group("y")), int(m.group("mo")), int(m.group("d"))
+    if m.group("hh"):
+        at = time(int(m.group("hh")), int(m.group("mm")), int(m.group("ss") or 0))
+    else:
+        at = time(0, 0) if before else time(23, 59, 59)
+    tz = _zone(m.group("tz")) or now.tzinfo
+    return datetime(year, month, day, at.hour, at.minute, at.second, tzinfo=tz)
+
+
+def _zone(text: str | None) -> timezone | None:
+    if not text:
+        return None
+    text = text.lower()
+    if text in ("z", "utc"):
+        return UTC
+    sign = -1 if text.startswith("-") else 1
+    digits = text[1:].replace(":", "")
+    offset = timedelta(hours=int(digits[:2]), minutes=int(digits[2:]))
+    return timezone(sign * offset)

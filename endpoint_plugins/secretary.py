@@ -1,0 +1,248 @@
+"""The Secretary: a site's representative. It negotiates, dispatches and tracks jobs.
+
+One Secretary serves one site. Each negotiation opens a fresh READ-only tool session and each
+dispatch a fresh DISPATCH session, so nothing from one request is visible to another and a
+negotiation can never submit work. Providers are probed once and their facts cached, so a
+burst of negotiations does not re-run probes.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from pydantic import Field
+
+from endpoint_plugins.config import SiteConfig
+from endpoint_plugins.errors import SiteConfigError, SiteDispatchError
+from endpoint_plugins.negotiation.base import NegotiationContext, Negotiator
+from endpoint_plugins.negotiation.rules import RulesNegotiator
+from providers.base import ProbeReport, Provider
+from providers.categories import WorkloadProvider
+from providers.errors import StateFileError
+from providers.jobspec import JobSpec, SubmitResult
+from providers.registry import discover
+from providers.session import ToolSession
+from providers.state import Prices, SiteInfo, SiteState, export_state, load_state
+from providers.state import providers_from_state as _from_state
+from providers.tools import ToolKind, ToolManifest
+from providers.wire import (
+    DispatchReceipt,
+    JobRequest,
+    JobState,
+    JobStatus,
+    Proposal,
+    Requirements,
+    Verdict,
+)
+from providers.wire.common import WireModel
+from providers.wire.request import new_id
+
+log = logging.getLogger(__name__)
+
+NEGOTIATORS: dict[str, type[Negotiator]] = {"rules": RulesNegotiator}
+
+
+class SiteDescription(WireModel):
+    """What a site tells about itself: identity, prices, providers found, tools offered."""
+
+    name: str
+    kind: str
+    description: str = ""
+    prices: Prices = Prices()
+    strategy: str = "rules"
+    providers: tuple[ProbeReport, ...] = ()
+    tools: tuple[ToolManifest, ...] = ()
+    elapsed_s: float = 0.0
+
+
+class DispatchPlan(WireModel):
+    """Where at the site a job goes: which partition a proposal chose."""
+
+    partition: str | None = None
+    nodes: int = Field(default=1, ge=1)
+
+
+def build_providers(config: SiteConfig) -> tuple[list[Provider], SiteState | None]:
+    """Create the site's providers: from its state file, or by discovery on this machine.
+
+    Raises:
+        SiteConfigError: the state file cannot be used, or an enabled provider is unknown.
+    """
+    selection = config.providers
+    if config.state_file:
+        try:
+            state = load_state(config.state_file)
+        except StateFileError as exc:
+            raise SiteConfigError(f"site {config.name!r}: {exc.message}") from None
+        return [p for p in _from_state(state) if selection.allows(p.name)], state
+    catalogue = discover()
+    if selection.enabled is not None:
+        unknown = sorted(set(selection.enabled) - set(catalogue.classes))
+        if unknown:
+            known = ", ".join(sorted(catalogue.classes))
+            raise SiteConfigError(
+                f"site {config.name!r}: unknown provider(s) {', '.join(unknown)} in "
+                f"providers.enabled; known providers are: {known}"
+            )
+    providers: list[Provider] = []
+    for name, cls in sorted(catalogue.classes.items()):
+        if selection.allows(name):
+            providers.append(cls(options=selection.options.get(name)))
+    return providers, None
+
+
+class Secretary:
+    """Answers for one site. Cheap to construct: providers are probed on first use.
+
+    Args:
+        config: the administrator's site configuration.
+        providers: the site's providers; built from ``config`` when omitted.
+    """
+
+    def __init__(self, config: SiteConfig, providers: list[Provider] | None = None) -> None:
+        self.config = config
+        state: SiteState | None = None
+        if providers is None:
+            providers, state = build_providers(config)
+        self.providers = providers
+        prices = config.prices or (state.site.prices if state else None) or Prices()
+        self.info = SiteInfo(
+            name=config.name,
+            kind=config.kind or (state.site.kind if state else "local"),
+            description=config.description or (state.site.description if state else ""),
+            prices=prices,
+        )
+        self.negotiator = NEGOTIATORS[config.strategy]()
+
+    def __repr__(self) -> str:
+        return f"Secretary({self.config!r})"
+
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+    # -- negotiation -------------------------------------------------------------------------
+
+    def negotiate(self, requirements: Requirements, *, request_id: str = "") -> Proposal:
+        """Judge ``requirements`` at this site.
+
+        Postcondition: a proposal for this site with one check per requirement. Site problems
+        (a failing probe or tool) appear as UNKNOWN checks, never as exceptions.
+        """
+        session = ToolSession(self.providers, allowed=ToolKind.READ)
+        context = NegotiationContext(
+            site=self.name,
+            request_id=request_id,
+            prices=self.info.prices,
+            default_walltime_s=self.config.default_walltime_s,
+            exposed_partitions=self.config.exposed_partitions,
+        )
+        return self.negotiator.evaluate(requirements, session, context)
+
+    # -- dispatch --------------------------------------------------------------------------
+
+    def _workload(self, name: str | None = None) -> WorkloadProvider:
+        for provider in self.providers:
+            if isinstance(provider, WorkloadProvider) and (name is None or provider.name == name):
+                if provider.available:
+                    return provider
+        which = f"workload provider {name!r}" if name else "workload provider"
+        raise SiteDispatchError(f"site {self.name!r} has no available {which} to run the job")
+
+    def dispatch(self, request: JobRequest, plan: DispatchPlan | None = None) -> DispatchReceipt:
+        """Submit the request's command to this site's workload manager.
+
+        Postcondition: the returned receipt's ``native_id`` names the job at the site.
+
+        Raises:
+            SiteDispatchError: nothing to run, no workload provider, or the manager refused.
+                ``transient`` is True when the manager failed (another site may work).
+        """
+        if not request.command:
+            raise SiteDispatchError(
+                "nothing to run: give the command as an argument list "
+                "(resource-ask: put it after '--' or in backticks in the request text)"
+            )
+        plan = plan or DispatchPlan()
+        req = request.requirements or Requirements()
+        compute = req.compute
+        nodes = compute.nodes or plan.nodes
+        spec = JobSpec(
+            name=f"secretary-{request.request_id}"[:64],
+            command=request.command,
+            nodes=nodes,
+            cores_per_node=compute.cores_per_node,
+            gpus_per_node=compute.gpus_per_node or None,
+            memory_gb_per_node=compute.memory_gb_per_node,
+            walltime_s=compute.walltime_s,
+            partition=plan.partition,
+            workdir=request.workdir,
+            environment=request.environment,
+        )
+        workload = self._workload()
+        session = ToolSession(self.providers, allowed=ToolKind.DISPATCH)
+        evidence = session.call(workload, "submit_job", {"spec": spec.model_dump(mode="json")})
+        if evidence.error:
+            raise SiteDispatchError(
+                f"site {self.name!r}: {workload.name} refused the job: {evidence.error}",
+                transient=True,
+            )
+        result = SubmitResult.model_validate(evidence.result)
+        log.info("site %s accepted job %s as %s", self.name, request.request_id, result.native_id)
+        return DispatchReceipt(
+            job_id=new_id(),
+            request_id=request.request_id,
+            site=self.name,
+            native_id=result.native_id,
+            provider=workload.name,
+            state=JobState.QUEUED,
+            script=result.script,
+        )
+
+    def _job_call(self, tool: str, native_id: str, provider: str | None) -> JobStatus:
+        workload = self._workload(provider or None)
+        session = ToolSession(self.providers, allowed=ToolKind.DISPATCH)
+        evidence = session.call(workload, tool, {"native_id": native_id})
+        if evidence.error:
+            return JobStatus(
+                site=self.name, native_id=native_id, state=JobState.UNKNOWN, message=evidence.error
+            )
+        status = JobStatus.model_validate(evidence.result)
+        return status.model_copy(update={"site": self.name})
+
+    def status(self, native_id: str, *, provider: str | None = None) -> JobStatus:
+        """The job's state now (UNKNOWN with a message when the site cannot tell)."""
+        return self._job_call("job_status", native_id, provider)
+
+    def cancel(self, native_id: str, *, provider: str | None = None) -> JobStatus:
+        """Cancel the job; returns its state afterwards (a finished job keeps its state)."""
+        return self._job_call("cancel_job", native_id, provider)
+
+    # -- description -------------------------------------------------------------------------
+
+    def describe(self) -> SiteDescription:
+        """Probe every provider (cached) and report what the site has and offers."""
+        start = time.perf_counter()
+        reports = tuple(p.probe() for p in self.providers)
+        session = ToolSession(self.providers, allowed=ToolKind.READ)
+        tools = tuple(session.manifest())
+        return SiteDescription(
+            name=self.name,
+            kind=self.info.kind,
+            description=self.info.description,
+            prices=self.info.prices,
+            strategy=self.config.strategy,
+            providers=reports,
+            tools=tools,
+            elapsed_s=round(time.perf_counter() - start, 6),
+        )
+
+    def export_state(self) -> SiteState:
+        """This site as a state file (the paper's 'define a worker exactly')."""
+        return export_state(self.info, self.providers)
+
+
+def unreachable(site: str, request_id: str, why: str) -> Proposal:
+    """The proposal a hub records for a site that did not answer."""
+    return Proposal(site=site, request_id=request_id, verdict=Verdict.UNREACHABLE, reason=why)

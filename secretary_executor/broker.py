@@ -1,0 +1,263 @@
+"""The hub's flow in one place: request -> requirements -> fan-out -> selection -> dispatch.
+
+The command line, the Parsl executor and the MCP facade all drive this class, so the five
+stages behave the same whichever door a request comes through. Every stage is written to the
+ledger as it happens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+
+from endpoint_plugins.parsing import parse_requirements, split_command
+from endpoint_plugins.secretary import DispatchPlan
+from providers.wire import (
+    DispatchReceipt,
+    JobRequest,
+    JobStatus,
+    Policy,
+    Proposal,
+    Requirements,
+    Verdict,
+)
+from providers.wire.common import WireModel
+from secretary_executor.errors import DispatchError, SecretaryError, SelectionError
+from secretary_executor.ledger import JobRecord, Ledger
+from secretary_executor.select.registry import SelectionOutcome, select_with_fallback
+from secretary_executor.sites.fleet import Fleet
+
+_VERDICT_ORDER = [
+    Verdict.READY,
+    Verdict.BUSY,
+    Verdict.NEEDS_INFORMATION,
+    Verdict.UNKNOWN,
+    Verdict.INCOMPATIBLE,
+    Verdict.UNREACHABLE,
+]
+
+
+class NegotiationResult(WireModel):
+    """All proposals for one request, and the best verdict among them."""
+
+    request: JobRequest
+    proposals: tuple[Proposal, ...]
+    verdict: Verdict
+    """The best verdict of any site (READY > BUSY > NEEDS_INFORMATION > ...)."""
+    missing: tuple[str, ...] = ()
+    elapsed_s: float = 0.0
+
+    def proposal(self, site: str) -> Proposal | None:
+        return next((p for p in self.proposals if p.site == site), None)
+
+
+def best_verdict(proposals: Sequence[Proposal]) -> Verdict:
+    """The most useful verdict in a list (UNREACHABLE for an empty list)."""
+    found = {p.verdict for p in proposals}
+    return next((v for v in _VERDICT_ORDER if v in found), Verdict.UNREACHABLE)
+
+
+class Broker:
+    """Runs requests through the fleet and keeps the ledger.
+
+    Args:
+        fleet: the sites to negotiate with.
+        ledger: where to record everything; a default ledger under ``$SECRETARY_HOME``.
+    """
+
+    def __init__(self, fleet: Fleet, ledger: Ledger | None = None) -> None:
+        self.fleet = fleet
+        self.ledger = ledger if ledger is not None else Ledger()
+
+    def __repr__(self) -> str:
+        return f"Broker(fleet={self.fleet!r}, ledger={self.ledger!r})"
+
+    # -- stage 1: request -> requirements --------------------------------------------------
+
+    @staticmethod
+    def prepare(
+        text: str = "",
+        *,
+        requirements: Requirements | None = None,
+        command: Sequence[str] = (),
+        policy: Policy | None = None,
+        workdir: str | None = None,
+    ) -> JobRequest:
+        """Build a request: a command in backticks is taken out of the text, the rest parsed.
+
+        Structured ``requirements`` win over the text; an explicit ``command`` wins over one
+        in backticks. Never raises for odd text: what is not understood is in
+        ``requirements.unparsed``.
+        """
+        remaining, from_text = split_command(text)
+        if requirements is None:
+            requirements = parse_requirements(remaining)
+        return JobRequest(
+            text=text,
+            requirements=requirements,
+            command=tuple(command) or tuple(from_text),
+            policy=policy or Policy(),
+            workdir=workdir,
+        )
+
+    # -- stages 2-3: fan-out and negotiation -----------------------------------------------
+
+    async def negotiate(
+        self, request: JobRequest, *, only: Sequence[str] | None = None
+    ) -> NegotiationResult:
+        """Ask every site concurrently and record the proposals."""
+        requirements = request.requirements or parse_requirements(request.text)
+        if request.requirements is None:
+            request = request.model_copy(update={"requirements": requirements})
+        self.ledger.record_request(request)
+        start = time.perf_counter()
+        proposals = await self.fleet.negotiate(
+            requirements, request_id=request.request_id, only=only
+        )
+        self.ledger.record_proposals(request.request_id, proposals)
+        return NegotiationResult(
+            request=request,
+            proposals=tuple(proposals),
+            verdict=best_verdict(proposals),
+            missing=tuple(requirements.missing()),
+            elapsed_s=round(time.perf_counter() - start, 6),
+        )
+
+    # -- stage 4: selection ----------------------------------------------------------------
+
+    def select(self, result: NegotiationResult, algorithm: str | None = None) -> SelectionOutcome:
+        """Choose a proposal with the request's policy (or ``algorithm``), falling back in order.
+
+        Raises:
+            ConfigurationError: an unknown algorithm name.
+        """
+        policy = result.request.policy
+        if algorithm is not None:
+            policy = policy.model_copy(update={"algorithm": algorithm})
+        outcome = select_with_fallback(list(result.proposals), result.request.requirements, policy)
+        self.ledger.record_selection(
+            result.request.request_id,
+            outcome.algorithm,
+            outcome.chosen.site if outcome.chosen else None,
+            outcome.model_dump(mode="json", exclude={"chosen"}),
+        )
+        return outcome
+
+    # -- stage 5: dispatch -----------------------------------------------------------------
+
+    async def dispatch(
+        self, request: JobRequest, site: str, proposal: Proposal | None = None
+    ) -> DispatchReceipt:
+        """Send the job to one named site and record the attempt.
+
+        Raises:
+            ConfigurationError: no such site in the fleet.
+            DispatchError: the site refused (``transient`` True: another site may work).
+        """
+        target = self.fleet.get(site)
+        if self.ledger.request(request.request_id) is None:
+            self.ledger.record_request(request)
+        plan = DispatchPlan(
+            partition=proposal.metrics.partition if proposal else None,
+        )
+        try:
+            receipt = await target.dispatch(request, plan)
+        except SecretaryError as exc:
+            self.ledger.record_attempt(request.request_id, site, False, exc.message)
+            raise
+        self.ledger.record_attempt(request.request_id, site, True, receipt.native_id)
+        self.ledger.record_dispatch(receipt)
+        return receipt
+
+    async def submit(
+        self, request: JobRequest, *, algorithm: str | None = None
+    ) -> tuple[NegotiationResult, SelectionOutcome, DispatchReceipt]:
+        """All five stages; on a transient dispatch failure the next-ranked proposal is tried.
+
+        Raises:
+            SelectionError: no site can run the request (the message says why).
+            DispatchError: every ranked site refused.
+        """
+        result = await self.negotiate(request)
+        outcome = self.select(result, algorithm)
+        if outcome.chosen is None:
+            raise SelectionError(_no_choice_message(result))
+        ranked = [result.proposal(name) for name in outcome.ranked]
+        candidates = [p for p in ranked if p is not None] or [outcome.chosen]
+        errors: list[str] = []
+        for proposal in candidates:
+            try:
+                receipt = await self.dispatch(result.request, proposal.site, proposal)
+            except DispatchError as exc:
+                errors.append(exc.message)
+                if not exc.transient:
+                    raise
+                continue
+            return result, outcome, receipt
+        raise DispatchError("every ranked site refused the job: " + "; ".join(errors))
+
+    # -- tracking --------------------------------------------------------------------------
+
+    async def status(self, job_id: str) -> tuple[JobRecord, JobStatus]:
+        """Ask the job's site for its state and record it.
+
+        Raises:
+            UnknownJobError: the ledger has no such job.
+        """
+        record = self.ledger.job(job_id)
+        if record.state.terminal:
+            status = JobStatus(
+                site=record.site,
+                native_id=record.native_id,
+                state=record.state,
+                exit_code=record.exit_code,
+            )
+            return record, status
+        site = self.fleet.get(record.site)
+        status = await site.status(record.native_id, provider=record.provider)
+        self.ledger.record_status(job_id, status)
+        return self.ledger.job(job_id), status
+
+    async def cancel(self, job_id: str) -> JobStatus:
+        """Cancel a job; a finished job keeps its final state."""
+        record = self.ledger.job(job_id)
+        if record.state.terminal:
+            return JobStatus(
+                site=record.site,
+                native_id=record.native_id,
+                state=record.state,
+                exit_code=record.exit_code,
+                message="already finished",
+            )
+        status = await self.fleet.get(record.site).cancel(
+            record.native_id, provider=record.provider
+        )
+        self.ledger.record_status(job_id, status)
+        return status
+
+    async def wait(
+        self, job_id: str, *, timeout_s: float = 600.0, poll_s: float = 0.2
+    ) -> JobStatus:
+        """Poll until the job reaches a terminal state or the timeout passes.
+
+        Postcondition: the returned status is terminal unless the timeout expired first.
+        """
+        deadline = time.monotonic() + timeout_s
+        delay = poll_s
+        while True:
+            _, status = await self.status(job_id)
+            if status.state.terminal or time.monotonic() >= deadline:
+                return status
+            await asyncio.sleep(min(delay, max(0.0, deadline - time.monotonic())))
+            delay = min(delay * 1.5, 2.0)
+
+    async def close(self) -> None:
+        await self.fleet.close()
+
+
+def _no_choice_message(result: NegotiationResult) -> str:
+    if result.verdict is Verdict.NEEDS_INFORMATION:
+        return "the request is too vague to judge; add " + " ".join(result.missing)
+    reasons = [f"{p.site}: {p.verdict.value} ({p.reason})" for p in result.proposals]
+    return "no site can run this request: " + "; ".join(reasons)

@@ -1,0 +1,1 @@
+"""Command lines: ``resource-ask`` (the hub's flow) and ``secretary`` (site and schema tools)."""

@@ -1,0 +1,327 @@
+"""``resource-ask``: the hub's flow from the command line (after the paper's Listing 1).
+
+    resource-ask negotiate "I need <resources, constraints>" [-- CMD ...]   # all five stages
+    resource-ask satisfy   "I need <resources, constraints>"                # request + query
+    resource-ask select    "I need <resources, constraints>" [--algorithm NAME]
+    resource-ask dispatch  SITE "I need <resources>" -- CMD ...             # straight to a site
+    resource-ask list select | list sites
+    resource-ask status JOB | jobs | cancel JOB
+
+Every command takes ``--fleet`` (``demo`` or a fleet YAML) and ``--json``. The job's command
+goes after ``--`` (or in backticks inside the request text) and is run as an argument list,
+never through a shell. Exit status: 0 done, 1 the outcome is a failure, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Sequence
+
+from rich.table import Table
+
+from providers.wire import JobStatus, Policy, Verdict
+from secretary_executor.broker import Broker, NegotiationResult
+from secretary_executor.cli.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    console,
+    emit_json,
+    err_console,
+    run_guarded,
+    split_trailing_command,
+)
+from secretary_executor.cli.render import events_table, jobs_table, print_proposals
+from secretary_executor.errors import ConfigurationError
+from secretary_executor.ledger import Ledger
+from secretary_executor.select.registry import get_selector, list_selectors
+from secretary_executor.sites.fleet import DEMO, load_fleet
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--fleet", default=DEMO, help="'demo' (built in) or the path of a fleet YAML file"
+    )
+    common.add_argument("--json", action="store_true", help="print JSON instead of tables")
+
+    parser = argparse.ArgumentParser(
+        prog="resource-ask",
+        description="Negotiate where a job should run across a fleet of sites, then run it.",
+        epilog="Put the job's command after '--', e.g.: resource-ask negotiate "
+        "'python >= 3.8 on 1 node' -- python3 -c 'print(42)'",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def add(name: str, help_text: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, parents=[common], help=help_text, description=help_text)
+
+    p = add("negotiate", "request, query every site, select, and dispatch if a command is given")
+    p.add_argument("text", help="the request in words")
+    p.add_argument("--algorithm", help="selection algorithm (see 'list select')")
+    p.add_argument("--explain", action="store_true", help="show every check with its evidence")
+    p.add_argument("--wait", action="store_true", help="wait for the dispatched job to finish")
+
+    p = add("satisfy", "request and query every site: which sites can run it")
+    p.add_argument("text")
+    p.add_argument("--explain", action="store_true")
+
+    p = add("select", "request, query and select one site")
+    p.add_argument("text")
+    p.add_argument("--algorithm", help="selection algorithm (see 'list select')")
+    p.add_argument("--explain", action="store_true")
+
+    p = add("dispatch", "dispatch straight to a named site")
+    p.add_argument("site")
+    p.add_argument("text")
+    p.add_argument("--force", action="store_true", help="dispatch even if the site says no")
+    p.add_argument("--wait", action="store_true")
+
+    p = add("list", "list selection algorithms or the fleet's sites")
+    p.add_argument("what", choices=["select", "sites"])
+
+    p = add("status", "state of a dispatched job")
+    p.add_argument("job")
+
+    add("jobs", "jobs in the ledger, newest first")
+
+    p = add("cancel", "cancel a dispatched job")
+    p.add_argument("job")
+
+    p = add("wait", "wait until a job finishes")
+    p.add_argument("job")
+    p.add_argument("--timeout", type=float, default=600.0, help="seconds (default 600)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``resource-ask``."""
+    options, command = split_trailing_command(sys.argv[1:] if argv is None else argv)
+    args = _parser().parse_args(options)
+    return run_guarded(lambda: asyncio.run(_dispatch_command(args, command)))
+
+
+async def _dispatch_command(args: argparse.Namespace, command: list[str]) -> int:
+    if args.command == "list" and args.what == "select":
+        return _list_select(args)
+    if getattr(args, "algorithm", None):
+        get_selector(args.algorithm)  # unknown names fail before any site is asked
+    broker = Broker(load_fleet(args.fleet), Ledger())
+    try:
+        handler = {
+            "negotiate": _negotiate,
+            "satisfy": _satisfy,
+            "select": _select,
+            "dispatch": _dispatch,
+            "list": _list_sites,
+            "status": _status,
+            "jobs": _jobs,
+            "cancel": _cancel,
+            "wait": _wait,
+        }[args.command]
+        return await handler(broker, args, command)
+    finally:
+        await broker.close()
+
+
+async def _ask(broker: Broker, args: argparse.Namespace, command: list[str]) -> NegotiationResult:
+    policy = Policy(algorithm=args.algorithm) if getattr(args, "algorithm", None) else None
+    request = broker.prepare(args.text, command=command, policy=policy)
+    if args.json:
+        return await broker.negotiate(request)
+    with console.status(f"Negotiating with {len(broker.fleet.sites)} sites..."):
+        return await broker.negotiate(request)
+
+
+def _show_unparsed(result: NegotiationResult) -> None:
+    req = result.request.requirements
+    if req is not None and req.unparsed:
+        err_console.print(f"[dim]not understood: {', '.join(req.unparsed)}[/]", highlight=False)
+    if result.verdict is Verdict.NEEDS_INFORMATION:
+        console.print("[magenta]NEEDS_INFORMATION[/]: please add " + " ".join(result.missing))
+
+
+async def _satisfy(broker: Broker, args: argparse.Namespace, command: list[str]) -> int:
+    result = await _ask(broker, args, command)
+    if args.json:
+        emit_json(result)
+    else:
+        print_proposals(console, result.proposals, explain=args.explain)
+        _show_unparsed(result)
+    return EXIT_OK
+
+
+async def _select(broker: Broker, args: argparse.Namespace, command: list[str]) -> int:
+    result = await _ask(broker, args, command)
+    outcome = broker.select(result, args.algorithm)
+    if args.json:
+        emit_json({"negotiation": result, "selection": outcome})
+    else:
+        chosen = outcome.chosen.site if outcome.chosen else None
+        print_proposals(console, result.proposals, chosen=chosen, explain=args.explain)
+        _show_unparsed(result)
+        _print_selection(outcome)
+    return EXIT_OK
+
+
+def _print_selection(outcome: object) -> None:
+    chosen = getattr(outcome, "chosen", None)
+    algorithm = getattr(outcome, "algorithm", "?")
+    for note in getattr(outcome, "notes", ()):
+        err_console.print(f"[dim]{note}[/]", highlight=False)
+    if chosen is None:
+        console.print(f"[red]{algorithm}: no site selected[/]")
+    else:
+        console.print(f"[bold]{algorithm}[/] selects [bold green]{chosen.site}[/]")
+
+
+async def _negotiate(broker: Broker, args: argparse.Namespace, command: list[str]) -> int:
+    result = await _ask(broker, args, command)
+    outcome = broker.select(result, args.algorithm)
+    receipt = None
+    status = None
+    if outcome.chosen is not None and result.request.command:
+        receipt = await broker.dispatch(result.request, outcome.chosen.site, outcome.chosen)
+        if args.wait:
+            status = await _wait_job(broker, receipt.job_id, 600.0, quiet=args.json)
+    if args.json:
+        emit_json(
+            {"negotiation": result, "selection": outcome, "receipt": receipt, "status": status}
+        )
+    else:
+        chosen = outcome.chosen.site if outcome.chosen else None
+        print_proposals(console, result.proposals, chosen=chosen, explain=args.explain)
+        _show_unparsed(result)
+        _print_selection(outcome)
+        if receipt is not None:
+            console.print(f"dispatched as job [bold]{receipt.job_id}[/] ({receipt.native_id})")
+        elif outcome.chosen is not None:
+            console.print("[dim]no command given: put it after '--' to dispatch[/]")
+        if status is not None:
+            console.print(f"job {receipt.job_id if receipt else ''}: {status.state.value}")
+    if status is not None and status.state.value != "COMPLETED":
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+async def _dispatch(broker: Broker, args: argparse.Namespace, command: list[str]) -> int:
+    broker.fleet.get(args.site)  # unknown site: exit 2 before anything else
+    request = broker.prepare(args.text, command=command)
+    if not request.command:
+        raise ConfigurationError(
+            "nothing to run: put the command after '--' (resource-ask dispatch SITE "
+            "'TEXT' -- echo hi) or in backticks in the text"
+        )
+    result = await broker.negotiate(request, only=[args.site])
+    proposal = result.proposals[0]
+    if not proposal.verdict.compatible and not args.force:
+        err_console.print(
+            f"[red]{args.site} says {proposal.verdict.value}: {proposal.reason}[/] "
+            "(use --force to dispatch anyway)",
+            highlight=False,
+        )
+        if args.json:
+            emit_json({"negotiation": result, "receipt": None})
+        return EXIT_FAILED
+    receipt = await broker.dispatch(result.request, args.site, proposal)
+    status = await _wait_job(broker, receipt.job_id, 600.0, quiet=args.json) if args.wait else None
+    if args.json:
+        emit_json({"negotiation": result, "receipt": receipt, "status": status})
+    else:
+        console.print(
+            f"dispatched to {args.site} as job [bold]{receipt.job_id}[/] ({receipt.native_id})"
+        )
+        if status is not None:
+            console.print(f"job {receipt.job_id}: {status.state.value}")
+    return EXIT_OK
+
+
+def _list_select(args: argparse.Namespace) -> int:
+    infos = list_selectors()
+    if args.json:
+        emit_json(infos)
+        return EXIT_OK
+    table = Table(title="Selection algorithms")
+    for col in ("Name", "Logic", "Status", "Use case", "Summary"):
+        table.add_column(col, overflow="fold")
+    for info in infos:
+        table.add_row(info.name, info.logic, info.status, info.use_case, info.summary)
+    console.print(table)
+    return EXIT_OK
+
+
+async def _list_sites(broker: Broker, args: argparse.Namespace, command: list[str]) -> int:
+    descriptions = await asyncio.gather(*(s.describe() for s in broker.fleet.sites))
+    if args.json:
+        emit_json(list(descriptions))
+        return EXIT_OK
+    table = Table(title="Sites")
+    for col in ("Site", "Kind", "Providers", "$/node-h CPU", "$/node-h GPU", "Description"):
+        table.add_column(col, overflow="fold")
+    for d in descriptions:
+        found = ", ".join(r.provider for r in d.providers if r.available)
+        cpu, gpu = d.prices.cpu_node_hour, d.prices.gpu_node_hour
+        table.add_row(
+            d.name,
+            d.kind,
+            found,
+            "-" if cpu is None else f"{cpu:.2f}",
+            "-" if gpu is None else f"{gpu:.2f}",
+            d.description,
+        )
+    console.print(table)
+    return EXIT_OK
+
+
+async def _status(broker: Broker, args: argparse.Namespace, command: list[str]) -> int:
+    record, status = await broker.status(args.job)
+    if args.json:
+        emit_json({"job": record, "status": status, "events": broker.ledger.events(args.job)})
+    else:
+        console.print(jobs_table([record]))
+        console.print(events_table(broker.ledger.events(args.job)))
+        if status.message:
+            console.print(f"[dim]{status.message}[/]")
+    return EXIT_OK
+
+
+async def _jobs(broker: Broker, args: argparse.Namespace, command: list[str]) -> int:
+    records = broker.ledger.jobs()
+    if args.json:
+        emit_json(records)
+    else:
+        console.print(jobs_table(records))
+    return EXIT_OK
+
+
+async def _cancel(broker: Broker, args: argparse.Namespace, command: list[str]) -> int:
+    status = await broker.cancel(args.job)
+    if args.json:
+        emit_json(status)
+    else:
+        console.print(f"job {args.job}: {status.state.value} {status.message}".rstrip())
+    return EXIT_OK
+
+
+async def _wait(broker: Broker, args: argparse.Namespace, command: list[str]) -> int:
+    status = await _wait_job(broker, args.job, args.timeout, quiet=args.json)
+    if args.json:
+        emit_json(status)
+    else:
+        console.print(f"job {args.job}: {status.state.value}")
+    return EXIT_OK if status.state.value == "COMPLETED" else EXIT_FAILED
+
+
+async def _wait_job(broker: Broker, job_id: str, timeout_s: float, *, quiet: bool) -> JobStatus:
+    if quiet:
+        return await broker.wait(job_id, timeout_s=timeout_s)
+    with console.status(f"Waiting for job {job_id}..."):
+        return await broker.wait(job_id, timeout_s=timeout_s)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
+
+__all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "main"]

@@ -1,0 +1,256 @@
+"""The ledger: a SQLite record of every request, proposal, selection, dispatch and job state.
+
+It survives restarts (``resource-ask status JOB`` works from a new process) and is the audit
+trail of why a job ran where it did. Writes are serialised by a lock; SQLite runs in WAL mode
+so readers never block the writer. Records are stored as the wire models' JSON, so the ledger
+reads back exactly what crossed the wire.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+from providers.paths import secretary_home
+from providers.wire import DispatchReceipt, JobRequest, JobState, JobStatus, Proposal
+from providers.wire.common import WireModel
+from secretary_executor.errors import UnknownJobError
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS requests (
+    request_id TEXT PRIMARY KEY, created_at TEXT NOT NULL, text TEXT NOT NULL, body TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS proposals (
+    request_id TEXT NOT NULL, site TEXT NOT NULL, verdict TEXT NOT NULL,
+    created_at TEXT NOT NULL, body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS proposals_request ON proposals(request_id);
+CREATE TABLE IF NOT EXISTS selections (
+    request_id TEXT NOT NULL, algorithm TEXT NOT NULL, site TEXT, created_at TEXT NOT NULL,
+    body TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS jobs (
+    job_id TEXT PRIMARY KEY, request_id TEXT NOT NULL, site TEXT NOT NULL,
+    native_id TEXT NOT NULL, provider TEXT NOT NULL, state TEXT NOT NULL,
+    exit_code INTEGER, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, receipt TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    job_id TEXT NOT NULL, at TEXT NOT NULL, state TEXT NOT NULL, message TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_job ON events(job_id);
+CREATE TABLE IF NOT EXISTS attempts (
+    request_id TEXT NOT NULL, site TEXT NOT NULL, at TEXT NOT NULL, ok INTEGER NOT NULL,
+    message TEXT NOT NULL
+);
+"""
+
+
+class JobRecord(WireModel):
+    """A dispatched job as the ledger knows it."""
+
+    job_id: str
+    request_id: str
+    site: str
+    native_id: str
+    provider: str
+    state: JobState
+    exit_code: int | None = None
+    created_at: datetime
+    updated_at: datetime
+
+
+class JobEvent(WireModel):
+    """One state change of a job."""
+
+    job_id: str
+    at: datetime
+    state: JobState
+    message: str = ""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+class Ledger:
+    """Persistent record of the hub's work.
+
+    Args:
+        path: the SQLite file; default ``$SECRETARY_HOME/ledger.sqlite3``. ``":memory:"``
+            keeps it in memory (tests, benchmarks).
+    """
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        if path is None:
+            home = secretary_home()
+            home.mkdir(parents=True, exist_ok=True)
+            path = home / "ledger.sqlite3"
+        self.path = str(path)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+        self._db.row_factory = sqlite3.Row
+        with self._db:
+            if self.path != ":memory:":
+                self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.executescript(_SCHEMA)
+
+    def __repr__(self) -> str:
+        return f"Ledger(path={self.path!r})"
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock, self._db:
+            yield self._db
+
+    # -- writes ----------------------------------------------------------------------------
+
+    def record_request(self, request: JobRequest) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO requests VALUES (?, ?, ?, ?)",
+                (request.request_id, _now(), request.text, request.model_dump_json()),
+            )
+
+    def record_proposals(self, request_id: str, proposals: Sequence[Proposal]) -> None:
+        with self._tx() as db:
+            db.executemany(
+                "INSERT INTO proposals VALUES (?, ?, ?, ?, ?)",
+                [
+                    (request_id, p.site, p.verdict.value, _now(), p.model_dump_json())
+                    for p in proposals
+                ],
+            )
+
+    def record_selection(
+        self, request_id: str, algorithm: str, site: str | None, detail: dict[str, object]
+    ) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO selections VALUES (?, ?, ?, ?, ?)",
+                (request_id, algorithm, site, _now(), json.dumps(detail, default=str)),
+            )
+
+    def record_attempt(self, request_id: str, site: str, ok: bool, message: str) -> None:
+        """One dispatch attempt (failover leaves one row per site tried)."""
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO attempts VALUES (?, ?, ?, ?, ?)",
+                (request_id, site, _now(), int(ok), message),
+            )
+
+    def record_dispatch(self, receipt: DispatchReceipt) -> None:
+        now = _now()
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO jobs VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)",
+                (
+                    receipt.job_id,
+                    receipt.request_id,
+                    receipt.site,
+                    receipt.native_id,
+                    receipt.provider,
+                    receipt.state.value,
+                    now,
+                    now,
+                    receipt.model_dump_json(),
+                ),
+            )
+            db.execute(
+                "INSERT INTO events VALUES (?, ?, ?, ?)",
+                (receipt.job_id, now, receipt.state.value, f"dispatched to {receipt.site}"),
+            )
+
+    def record_status(self, job_id: str, status: JobStatus) -> bool:
+        """Store a status; returns True when the state changed (and an event was added)."""
+        now = _now()
+        with self._tx() as db:
+            row = db.execute("SELECT state FROM jobs WHERE job_id = ?", (job_id,)).fetchone()
+            if row is None:
+                raise UnknownJobError(f"unknown job {job_id!r}; list jobs with 'resource-ask jobs'")
+            changed = row["state"] != status.state.value
+            db.execute(
+                "UPDATE jobs SET state = ?, exit_code = ?, updated_at = ? WHERE job_id = ?",
+                (status.state.value, status.exit_code, now, job_id),
+            )
+            if changed:
+                db.execute(
+                    "INSERT INTO events VALUES (?, ?, ?, ?)",
+                    (job_id, now, status.state.value, status.message),
+                )
+            return changed
+
+    # -- reads -----------------------------------------------------------------------------
+
+    def job(self, job_id: str) -> JobRecord:
+        """The job's record.
+
+        Raises:
+            UnknownJobError: the ledger has no such job.
+        """
+        with self._lock:
+            row = self._db.execute("SELECT * FROM jobs WHERE job_id = ?", (job_id,)).fetchone()
+        if row is None:
+            raise UnknownJobError(f"unknown job {job_id!r}; list jobs with 'resource-ask jobs'")
+        return _job(row)
+
+    def jobs(self, limit: int = 50) -> list[JobRecord]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM jobs ORDER BY created_at DESC LIMIT ?", (limit,)
+            ).fetchall()
+        return [_job(r) for r in rows]
+
+    def events(self, job_id: str) -> list[JobEvent]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM events WHERE job_id = ? ORDER BY rowid", (job_id,)
+            ).fetchall()
+        return [
+            JobEvent(job_id=r["job_id"], at=r["at"], state=r["state"], message=r["message"])
+            for r in rows
+        ]
+
+    def proposals(self, request_id: str) -> list[Proposal]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT body FROM proposals WHERE request_id = ? ORDER BY rowid", (request_id,)
+            ).fetchall()
+        return [Proposal.model_validate_json(r["body"]) for r in rows]
+
+    def request(self, request_id: str) -> JobRequest | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT body FROM requests WHERE request_id = ?", (request_id,)
+            ).fetchone()
+        return JobRequest.model_validate_json(row["body"]) if row else None
+
+    def attempts(self, request_id: str) -> list[tuple[str, bool, str]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT site, ok, message FROM attempts WHERE request_id = ? ORDER BY rowid",
+                (request_id,),
+            ).fetchall()
+        return [(r["site"], bool(r["ok"]), r["message"]) for r in rows]
+
+
+def _job(row: sqlite3.Row) -> JobRecord:
+    return JobRecord(
+        job_id=row["job_id"],
+        request_id=row["request_id"],
+        site=row["site"],
+        native_id=row["native_id"],
+        provider=row["provider"],
+        state=row["state"],
+        exit_code=row["exit_code"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )

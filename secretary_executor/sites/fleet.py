@@ -1,0 +1,213 @@
+"""Fleets: the sites a hub negotiates with, from a fleet file or the built-in demo.
+
+A fleet file (YAML) lists sites and how to reach them::
+
+    concurrency: 32
+    sites:
+      - name: here                      # the real local machine, probed live
+        config: {kind: local}
+      - name: hpc-east                  # a simulated site, served from a state file
+        state_file: states/hpc-east.yaml
+      - name: campus
+        site_config: /etc/secretary/campus.yaml
+
+Relative paths are taken from the fleet file's folder. The built-in ``demo`` fleet needs no
+file: the local machine plus the simulated sites shipped in ``secretary_executor/fleets/demo``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from endpoint_plugins.config import SiteConfig, load_site_config
+from endpoint_plugins.errors import SiteConfigError
+from endpoint_plugins.secretary import Secretary
+from providers.wire import Proposal, Requirements
+from secretary_executor.errors import ConfigurationError
+from secretary_executor.sites.base import Site
+from secretary_executor.sites.inprocess import InProcessTransport
+
+DEMO = "demo"
+LOCAL_SITE = "local"
+
+
+class FleetSite(BaseModel):
+    """One entry of a fleet file. Exactly one of ``config``, ``site_config``, ``state_file``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+    transport: Literal["in-process"] = "in-process"
+    config: dict[str, Any] | None = None
+    site_config: str | None = None
+    state_file: str | None = None
+    timeout_s: float = Field(default=30.0, gt=0)
+
+    @model_validator(mode="after")
+    def _one_source(self) -> FleetSite:
+        given = [k for k in ("config", "site_config", "state_file") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(
+                f"site {self.name!r} needs exactly one of config, site_config or state_file "
+                f"(got {', '.join(given) or 'none'})"
+            )
+        return self
+
+
+class FleetFile(BaseModel):
+    """A fleet file as a document."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    concurrency: int = Field(default=32, ge=1, le=4096)
+    sites: tuple[FleetSite, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _unique(self) -> FleetFile:
+        names = [s.name for s in self.sites]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise ValueError(f"site names must be unique; repeated: {', '.join(dupes)}")
+        return self
+
+
+class Fleet:
+    """The sites of a fleet, and concurrent fan-out over them.
+
+    Args:
+        sites: the sites, in the order proposals are reported.
+        concurrency: at most this many sites are asked at once.
+    """
+
+    def __init__(self, sites: Sequence[Site], *, concurrency: int = 32) -> None:
+        names = [s.name for s in sites]
+        if len(set(names)) != len(names):
+            raise ConfigurationError(f"site names must be unique in a fleet: {names}")
+        self.sites = list(sites)
+        self.concurrency = concurrency
+
+    def __repr__(self) -> str:
+        return f"Fleet(sites={[s.name for s in self.sites]!r}, concurrency={self.concurrency})"
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.sites]
+
+    def get(self, name: str) -> Site:
+        """The site called ``name``.
+
+        Raises:
+            ConfigurationError: no such site; the message lists the fleet's sites.
+        """
+        for site in self.sites:
+            if site.name == name:
+                return site
+        raise ConfigurationError(f"unknown site {name!r}; this fleet has: {', '.join(self.names)}")
+
+    async def negotiate(
+        self,
+        requirements: Requirements,
+        *,
+        request_id: str = "",
+        only: Iterable[str] | None = None,
+    ) -> list[Proposal]:
+        """Ask every site (or those in ``only``) concurrently; one proposal per site.
+
+        Postcondition: one proposal per asked site, in fleet order. A site that fails or
+        exceeds its timeout yields UNREACHABLE; it never delays the others past its timeout.
+        """
+        targets = self.sites if only is None else [self.get(n) for n in only]
+        gate = asyncio.Semaphore(self.concurrency)
+
+        async def ask(site: Site) -> Proposal:
+            async with gate:
+                return await site.negotiate(requirements, request_id=request_id)
+
+        return list(await asyncio.gather(*(ask(s) for s in targets)))
+
+    async def close(self) -> None:
+        await asyncio.gather(*(s.close() for s in self.sites))
+
+
+def _secretary_for(entry: FleetSite, base: Path) -> Secretary:
+    try:
+        if entry.config is not None:
+            config = SiteConfig.model_validate({"name": entry.name, **entry.config})
+        elif entry.site_config is not None:
+            config = load_site_config(_resolve(entry.site_config, base))
+            config = config.model_copy(update={"name": entry.name})
+        else:
+            assert entry.state_file is not None
+            config = SiteConfig(name=entry.name, state_file=str(_resolve(entry.state_file, base)))
+        return Secretary(config)
+    except SiteConfigError as exc:
+        raise ConfigurationError(exc.message) from None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        raise ConfigurationError(f"site {entry.name!r}: config.{where}: {first['msg']}") from None
+
+
+def _resolve(path: str, base: Path) -> Path:
+    p = Path(path).expanduser()
+    return p if p.is_absolute() else (base / p).resolve()
+
+
+def fleet_from_file(doc: FleetFile, base: Path) -> Fleet:
+    """Build the sites of a validated fleet document."""
+    sites = []
+    for entry in doc.sites:
+        secretary = _secretary_for(entry, base)
+        # State-backed providers never block, so their calls can stay on the event loop.
+        transport = InProcessTransport(secretary, threaded=secretary.config.state_file is None)
+        sites.append(Site(entry.name, transport, timeout_s=entry.timeout_s))
+    return Fleet(sites, concurrency=doc.concurrency)
+
+
+def demo_state_files() -> list[Path]:
+    """The simulated sites shipped with the package, sorted by name."""
+    folder = resources.files("secretary_executor.fleets").joinpath("demo")
+    return sorted(Path(str(folder)).glob("*.yaml"))
+
+
+def demo_fleet() -> Fleet:
+    """The built-in fleet: this machine (real providers) plus the shipped simulated sites."""
+    entries = [FleetSite(name=LOCAL_SITE, config={"kind": "local"})]
+    entries += [FleetSite(name=p.stem, state_file=str(p)) for p in demo_state_files()]
+    return fleet_from_file(FleetFile(sites=tuple(entries)), Path.cwd())
+
+
+def load_fleet(spec: str | Path = DEMO) -> Fleet:
+    """The fleet named ``demo``, or the fleet described by a fleet file.
+
+    Raises:
+        ConfigurationError: unreadable or invalid fleet file (the message says where).
+    """
+    if str(spec) == DEMO:
+        return demo_fleet()
+    path = Path(spec)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigurationError(
+            f"cannot read fleet file {str(path)!r}: {exc.strerror}; "
+            "pass --fleet demo or the path of a fleet YAML file"
+        ) from None
+    except yaml.YAMLError as exc:
+        raise ConfigurationError(f"fleet file {str(path)!r} is not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise ConfigurationError(f"fleet file {str(path)!r}: expected a mapping with 'sites'")
+    try:
+        doc = FleetFile.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"]) or "document"
+        raise ConfigurationError(f"fleet file {str(path)!r}: {where}: {first['msg']}") from None
+    return fleet_from_file(doc, path.parent.resolve())
