@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup demo test test-unit test-integration lint format bench clean
+.PHONY: setup services demo test test-unit test-integration lint format bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,7 +28,12 @@ format: setup
 test-unit: setup
 	$(BIN)/pytest -q tests/unit
 
-test-integration: setup
+# Real HPC services for the integration tests (Slurm, Lmod, MPI). Needs root; without root the
+# script says what it skipped and the tests that need those services skip (or fail in CI).
+services:
+	@if [ -x scripts/hpc/services-up.sh ]; then scripts/hpc/services-up.sh; fi
+
+test-integration: setup services
 	$(BIN)/pytest -q tests/integration
 
 # Unit tests first (cheap, fail fast), then integration tests against real components.

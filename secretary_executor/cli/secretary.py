@@ -9,8 +9,9 @@ secretary tools [PROVIDER]        the tool manifests an agent sees
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel
 from rich.table import Table
@@ -43,9 +44,34 @@ SCHEMAS: dict[str, type[BaseModel]] = {
 }
 
 
+EXTENSIONS = (
+    "secretary_executor.cli.sim",
+    "secretary_executor.cli.endpoint",
+    "secretary_executor.cli.serve",
+)
+"""Modules that add command groups. Each defines ``register(subparsers)``, which adds its
+sub-parsers and sets ``handler`` (a function of the parsed arguments returning the exit
+status) as a default on each of them."""
+
+
+def _extensions() -> list[Callable[[argparse._SubParsersAction], None]]:  # type: ignore[type-arg]
+    found = []
+    for name in EXTENSIONS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue  # that command group is not part of this installation
+            raise
+        found.append(module.register)
+    return found
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="secretary", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for register in _extensions():
+        register(sub)
     p = sub.add_parser("schema", help="print the JSON Schemas of the wire models")
     p.add_argument("model", nargs="?", help=f"one of: {', '.join(SCHEMAS)}")
     p = sub.add_parser("providers", help="the provider catalogue, with an Active column")
@@ -62,8 +88,9 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``secretary``."""
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
-    handler = {"schema": _schema, "providers": _providers, "detect": _detect, "tools": _tools}
-    return run_guarded(lambda: handler[args.command](args))
+    builtin = {"schema": _schema, "providers": _providers, "detect": _detect, "tools": _tools}
+    handler = getattr(args, "handler", None) or builtin[args.command]
+    return run_guarded(lambda: handler(args))
 
 
 def _schema(args: argparse.Namespace) -> int:
