@@ -10,11 +10,17 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from rich.console import Console
 from rich.panel import Panel
 
+from providers.workload.local import jobs_root
 from secretary_executor.broker import Broker
-from secretary_executor.cli.render import checks_table, events_table, jobs_table, proposals_table
+from secretary_executor.cli.render import (
+    checks_table,
+    events_table,
+    jobs_table,
+    make_console,
+    proposals_table,
+)
 from secretary_executor.sites.fleet import LOCAL_SITE, demo_fleet
 
 REQUEST = "I need python >= 3.8 on 1 node with 2 cores and 4 GB of memory, soon, for 10 minutes"
@@ -26,7 +32,7 @@ COMMAND = [
 
 
 async def main() -> int:
-    console = Console()
+    console = make_console()
     broker = Broker(demo_fleet())
     try:
         console.print(
@@ -47,10 +53,11 @@ async def main() -> int:
             result = await broker.negotiate(request)
         console.print(proposals_table(result.proposals))
         console.print(f"negotiated with {len(result.proposals)} sites in {result.elapsed_s:.3f} s")
-        for proposal in result.proposals:
-            if proposal.site == LOCAL_SITE or proposal.failing_checks():
-                console.print(checks_table(proposal))
-                break
+        # Why: the checks behind this machine's answer and behind one refusal.
+        console.print(checks_table(result.proposal(LOCAL_SITE)))
+        refused = next((p for p in result.proposals if p.failing_checks()), None)
+        if refused is not None:
+            console.print(checks_table(refused))
 
         # 4. Selection: the same proposals, two policies.
         for algorithm in ("min-cost", "soonest"):
@@ -68,8 +75,9 @@ async def main() -> int:
             status = await broker.wait(receipt.job_id, timeout_s=120)
         console.print(jobs_table([broker.ledger.job(receipt.job_id)]))
         console.print(events_table(broker.ledger.events(receipt.job_id)))
-        if status.message:
-            console.print(f"[dim]{status.message}[/]")
+        output = jobs_root() / receipt.native_id / "stdout.txt"
+        if output.is_file():
+            console.print(Panel(output.read_text().rstrip() or "(no output)", title="job output"))
         ok = status.state.value == "COMPLETED"
         console.print(
             f"[bold {'green' if ok else 'red'}]job {status.state.value}[/] "

@@ -8,10 +8,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import BaseModel
-from rich.console import Console
 
 from endpoint_plugins.errors import SiteError
 from providers.errors import ProviderError
+from secretary_executor.cli.render import make_console
 from secretary_executor.errors import ConfigurationError, SecretaryError, UnknownJobError
 
 EXIT_OK = 0
@@ -20,8 +20,8 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 """Bad input: unknown site or algorithm, malformed fleet file, unreadable state file."""
 
-console = Console()
-err_console = Console(stderr=True)
+console = make_console()
+err_console = make_console(stderr=True)
 
 
 def emit_json(value: Any) -> None:

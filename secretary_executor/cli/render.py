@@ -10,6 +10,16 @@ from rich.table import Table
 from providers.wire import CheckStatus, JobState, Proposal, Verdict
 from secretary_executor.ledger import JobEvent, JobRecord
 
+REPORT_WIDTH = 140
+"""Width of tables written to a pipe or a CI log (rich would assume 80 and fold every cell)."""
+
+
+def make_console(*, stderr: bool = False) -> Console:
+    """A console that keeps the terminal's width, and is wide enough when output is captured."""
+    probe = Console(stderr=stderr)
+    return probe if probe.is_terminal else Console(stderr=stderr, width=REPORT_WIDTH)
+
+
 VERDICT_STYLE = {
     Verdict.READY: "bold green",
     Verdict.BUSY: "yellow",
@@ -47,34 +57,62 @@ def _start(seconds: float | None) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
+def short_reason(proposal: Proposal, limit: int = 70) -> str:
+    """A reason that fits a table cell: what failed or why it waits; the full text is in --json."""
+    if proposal.verdict is Verdict.READY:
+        return "all requirements met"
+    if proposal.verdict is Verdict.INCOMPATIBLE:
+        failing = [c.requirement for c in proposal.failing_checks()]
+        text = "fails " + "; ".join(failing) if failing else proposal.reason
+    elif proposal.verdict is Verdict.BUSY:
+        m = proposal.metrics
+        text = f"no free nodes now: ~{_start(m.estimated_start_s)} wait"
+        if m.queue_depth is not None:
+            text += f", {m.queue_depth} jobs queued"
+    elif proposal.verdict is Verdict.NEEDS_INFORMATION:
+        text = "add " + (proposal.missing[0] if proposal.missing else "more detail")
+    else:
+        text = proposal.reason
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def proposals_table(proposals: Sequence[Proposal], *, chosen: str | None = None) -> Table:
-    """One row per site: verdict, capacity, queue, start, price, cost, reason."""
+    """One row per site: verdict, capacity, queue, start, price, cost, and a short reason.
+
+    Start and cost are left blank for sites that cannot run the job: they would suggest an
+    option that does not exist.
+    """
     table = Table(title="Proposals", show_lines=False, expand=False)
     for col, justify in [
         ("Site", "left"),
         ("Verdict", "left"),
         ("Partition", "left"),
-        ("Free/Total nodes", "right"),
+        ("Free/Total", "right"),
         ("Queue", "right"),
         ("Start", "right"),
         ("$/node-h", "right"),
         ("Est. cost", "right"),
         ("Reason", "left"),
     ]:
-        table.add_column(col, justify=justify, overflow="fold")  # type: ignore[arg-type]
+        table.add_column(
+            col,
+            justify=justify,  # type: ignore[arg-type]
+            overflow="fold",
+        )
     for p in proposals:
         m = p.metrics
         mark = " [bold]<-[/]" if chosen == p.site else ""
+        usable = p.verdict.compatible
         table.add_row(
             f"{p.site}{mark}",
             f"[{VERDICT_STYLE[p.verdict]}]{p.verdict.value}[/]",
             m.partition or "-",
             f"{_num(m.free_nodes)}/{_num(m.total_nodes)}",
             _num(m.queue_depth),
-            _start(m.estimated_start_s),
+            _start(m.estimated_start_s) if usable else "-",
             _num(m.price_per_node_hour, "{:.2f}"),
-            _num(m.estimated_cost_usd, "${:,.2f}"),
-            p.reason,
+            _num(m.estimated_cost_usd, "${:,.2f}") if usable else "-",
+            short_reason(p),
         )
     return table
 
