@@ -13,6 +13,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from endpoint_plugins.errors import SiteConfigError
+from providers.errors import validation_message
 from providers.state import Prices, SiteKind
 
 
@@ -85,6 +86,4 @@ def parse_site_config(data: dict[str, Any], *, source: str = "<site config>") ->
     try:
         return SiteConfig.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(x) for x in first["loc"]) or "document"
-        raise SiteConfigError(f"{source}: {where}: {first['msg']}") from None
+        raise SiteConfigError(f"{source}: {validation_message(exc)}") from None

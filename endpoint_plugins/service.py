@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from endpoint_plugins.errors import SiteError
 from endpoint_plugins.secretary import DispatchPlan, Secretary
-from providers.errors import ProviderError
+from providers.errors import ProviderError, validation_message
 from providers.wire import JobRequest, Requirements
 from providers.wire.common import WireModel
 
@@ -82,9 +82,7 @@ def handle(secretary: Secretary, operation: str, payload: dict[str, Any]) -> dic
     try:
         parsed = PAYLOADS[op].model_validate(payload)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(x) for x in first["loc"]) or "payload"
-        return error_envelope("BadRequest", f"{op.value}: {where}: {first['msg']}")
+        return error_envelope("BadRequest", f"{op.value}: {validation_message(exc)}")
     try:
         result = _run(secretary, op, parsed)
     except (SiteError, ProviderError) as exc:

@@ -7,6 +7,8 @@ as opposed to a permanent condition (a name that fails validation).
 
 from __future__ import annotations
 
+from pydantic import ValidationError
+
 
 class ProviderError(Exception):
     """Root of the provider package's errors.
@@ -63,3 +65,18 @@ class StateFileError(ProviderError):
 
 class UnsafeValueError(ProviderError, ValueError):
     """A name or path from a request that could smuggle in options, paths or shell syntax."""
+
+
+def validation_message(exc: ValidationError, *, prefix: str = "") -> str:
+    """The first problem of a pydantic error as ``where: what``, for a one-line message.
+
+    Pydantic's own text ("1 validation error for ...", "Value error, ...") is noise for the
+    person who must fix a file; they need the field's path and the reason.
+    """
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "document"
+    if prefix:
+        where = f"{prefix}.{where}"
+    message = str(first["msg"]).removeprefix("Value error, ")
+    more = len(exc.errors()) - 1
+    return f"{where}: {message}" + (f" (and {more} more)" if more else "")

@@ -26,7 +26,7 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 
 from providers.base import Provider
 from providers.categories import KIND_BASES, provider_kind
-from providers.errors import StateFileError
+from providers.errors import StateFileError, validation_message
 from providers.jobspec import JobSpec, SubmitResult
 from providers.wire.common import SCHEMA_VERSION, WireModel
 from providers.wire.jobs import JobState, JobStatus
@@ -72,11 +72,8 @@ class ProviderState(WireModel):
         try:
             model.model_validate(self.facts)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise ValueError(
-                f"provider {self.name!r} ({self.kind}): facts.{where}: {first['msg']}"
-            ) from None
+            detail = validation_message(exc, prefix="facts")
+            raise ValueError(f"provider {self.name!r} ({self.kind}): {detail}") from None
         return self
 
 
@@ -128,10 +125,8 @@ def parse_state(text: str, *, source: str = "<state>") -> SiteState:
     try:
         return SiteState.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "document"
         raise StateFileError(
-            f"{source}: {where}: {first['msg']} (see docs/architecture.md, 'Site state files')"
+            f"{source}: {validation_message(exc)} (see docs/architecture.md, 'Site state files')"
         ) from None
 
 

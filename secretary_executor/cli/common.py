@@ -22,6 +22,7 @@ EXIT_USAGE = 2
 
 console = make_console()
 err_console = make_console(stderr=True)
+err_console.soft_wrap = True  # one-line errors stay on one line
 
 
 def emit_json(value: Any) -> None:

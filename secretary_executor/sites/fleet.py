@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from endpoint_plugins.config import SiteConfig, load_site_config
 from endpoint_plugins.errors import SiteConfigError
 from endpoint_plugins.secretary import Secretary
+from providers.errors import validation_message
 from providers.wire import Proposal, Requirements
 from secretary_executor.errors import ConfigurationError
 from secretary_executor.sites.base import Site
@@ -150,9 +151,8 @@ def _secretary_for(entry: FleetSite, base: Path) -> Secretary:
     except SiteConfigError as exc:
         raise ConfigurationError(exc.message) from None
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(x) for x in first["loc"])
-        raise ConfigurationError(f"site {entry.name!r}: config.{where}: {first['msg']}") from None
+        detail = validation_message(exc, prefix="config")
+        raise ConfigurationError(f"site {entry.name!r}: {detail}") from None
 
 
 def _resolve(path: str, base: Path) -> Path:
@@ -207,7 +207,5 @@ def load_fleet(spec: str | Path = DEMO) -> Fleet:
     try:
         doc = FleetFile.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(x) for x in first["loc"]) or "document"
-        raise ConfigurationError(f"fleet file {str(path)!r}: {where}: {first['msg']}") from None
+        raise ConfigurationError(f"fleet file {str(path)!r}: {validation_message(exc)}") from None
     return fleet_from_file(doc, path.parent.resolve())
