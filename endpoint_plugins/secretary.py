@@ -57,8 +57,9 @@ class SiteDescription(WireModel):
 
 
 class DispatchPlan(WireModel):
-    """Where at the site a job goes: which partition a proposal chose."""
+    """Where at the site a job goes: the workload provider and partition a proposal chose."""
 
+    provider: str | None = None
     partition: str | None = None
     nodes: int = Field(default=1, ge=1)
 
@@ -143,6 +144,7 @@ class Secretary:
     # -- dispatch --------------------------------------------------------------------------
 
     def _workload(self, name: str | None = None) -> WorkloadProvider:
+        """The named workload provider, or else the first available one (in site order)."""
         for provider in self.providers:
             if isinstance(provider, WorkloadProvider) and (name is None or provider.name == name):
                 if provider.available:
@@ -180,7 +182,11 @@ class Secretary:
             workdir=request.workdir,
             environment=request.environment,
         )
-        workload = self._workload()
+        # The node pseudo-partition of a site without a scheduler has no provider to name.
+        known = {p.name for p in self.providers if isinstance(p, WorkloadProvider)}
+        workload = self._workload(plan.provider if plan.provider in known else None)
+        if plan.provider not in known:
+            spec = spec.model_copy(update={"partition": None})
         session = ToolSession(self.providers, allowed=ToolKind.DISPATCH)
         evidence = session.call(workload, "submit_job", {"spec": spec.model_dump(mode="json")})
         if evidence.error:

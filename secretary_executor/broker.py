@@ -159,6 +159,7 @@ class Broker:
         if self.ledger.request(request.request_id) is None:
             self.ledger.record_request(request)
         plan = DispatchPlan(
+            provider=proposal.metrics.provider if proposal else None,
             partition=proposal.metrics.partition if proposal else None,
         )
         try:

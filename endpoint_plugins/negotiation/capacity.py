@@ -244,6 +244,7 @@ class Plan:
         part = self.partition
         return Metrics(
             partition=part.name,
+            provider=self.fit.provider,
             total_nodes=part.total_nodes,
             free_nodes=part.free_nodes,
             queue_depth=part.queue_depth,

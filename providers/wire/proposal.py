@@ -73,6 +73,8 @@ class Metrics(WireModel):
     """Numbers that selection algorithms rank by. ``None`` means the site could not say."""
 
     partition: str | None = None
+    provider: str | None = None
+    """The workload provider that owns ``partition`` (where a dispatch should go)."""
     total_nodes: int | None = None
     free_nodes: int | None = None
     queue_depth: int | None = None
