@@ -17,7 +17,7 @@ from endpoint_plugins.config import SiteConfig
 from endpoint_plugins.errors import SiteConfigError, SiteDispatchError
 from endpoint_plugins.negotiation.base import NegotiationContext, Negotiator
 from endpoint_plugins.negotiation.rules import RulesNegotiator
-from providers.base import ProbeReport, Provider
+from providers.base import ProbeReport, Provider, probe_many
 from providers.categories import WorkloadProvider
 from providers.errors import StateFileError
 from providers.jobspec import JobSpec, SubmitResult
@@ -131,6 +131,7 @@ class Secretary:
         Postcondition: a proposal for this site with one check per requirement. Site problems
         (a failing probe or tool) appear as UNKNOWN checks, never as exceptions.
         """
+        probe_many(self.providers)  # a cold site probes in parallel; a warm one reuses facts
         session = ToolSession(self.providers, allowed=ToolKind.READ)
         context = NegotiationContext(
             site=self.name,
@@ -230,7 +231,7 @@ class Secretary:
     def describe(self) -> SiteDescription:
         """Probe every provider (cached) and report what the site has and offers."""
         start = time.perf_counter()
-        reports = tuple(p.probe() for p in self.providers)
+        reports = tuple(probe_many(self.providers))
         session = ToolSession(self.providers, allowed=ToolKind.READ)
         tools = tuple(session.manifest())
         return SiteDescription(

@@ -12,7 +12,8 @@ from __future__ import annotations
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
@@ -161,6 +162,11 @@ class Provider(ABC):
             return self._report
 
     @property
+    def fresh(self) -> bool:
+        """True while a cached probe result exists and is younger than ``cache_ttl_s``."""
+        return self._report is not None and time.monotonic() < self._expires
+
+    @property
     def available(self) -> bool:
         """True when the last (or a fresh) probe found the resource."""
         return self.probe().available
@@ -239,3 +245,18 @@ class Provider(ABC):
         kwargs = {p: getattr(parsed, p) for p in spec.param_names}
         result = getattr(self, tool)(**kwargs)
         return to_jsonable_python(result)
+
+
+def probe_many(providers: Iterable[Provider], *, max_workers: int = 8) -> list[ProbeReport]:
+    """Probe several providers at once; cached results are reused, stale ones run in parallel.
+
+    Probes mostly wait on subprocesses (``ompi_info``, ``podman info``, ``sinfo``), so running
+    them side by side makes a site's cold start as slow as its slowest provider rather than
+    the sum of all of them. Postcondition: one report per provider, in the given order.
+    """
+    items = list(providers)
+    stale = [p for p in items if not p.fresh]
+    if len(stale) > 1:
+        with ThreadPoolExecutor(max_workers=min(max_workers, len(stale))) as pool:
+            list(pool.map(lambda p: p.probe(), stale))
+    return [p.probe() for p in items]

@@ -193,3 +193,15 @@ def test_parse_google_docstring():
     )
     assert text == "Summary line.\n\nMore."
     assert args == {"a": "first continued.", "b": "second"}
+
+
+def test_probe_many_keeps_order_and_reuses_fresh_results():
+    from providers.base import probe_many
+
+    warm, cold, broken = CountingSoftware(name="warm"), CountingSoftware(name="cold"), Broken()
+    warm.probe()
+    reports = probe_many([warm, cold, broken])
+    assert [r.provider for r in reports] == ["warm", "cold", "broken"]
+    assert (warm.probes, cold.probes) == (1, 1)
+    assert not reports[2].available and "corrupt" in (reports[2].error or "")
+    assert warm.fresh and cold.fresh
