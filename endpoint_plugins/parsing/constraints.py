@@ -31,8 +31,11 @@ _RANGE = (
 _ONE = rf"(?:{_PREFIX}\s*)?{_OPERATOR}?{VERSION}{_SUFFIX}?"
 _EXPLICIT = rf"(?:{_PREFIX}\s*)?{_OPERATOR}{VERSION}{_SUFFIX}?"
 
-SPEC = rf"(?:{_RANGE}|{_ONE})(?:\s*(?:,|;|&|\band\b|\bbut\b)?\s*{_EXPLICIT}){{0,3}}(?![\w.])"
-"""One constraint, or a range, optionally followed by more explicit ones (">=2,<3")."""
+SPEC = rf"(?:{_RANGE}|{_ONE})(?:\s*(?:,|;|&|\band\b|\bbut\b)?\s*{_EXPLICIT}){{0,3}}(?!\w|\.\w)"
+"""One constraint, or a range, optionally followed by more explicit ones (">=2,<3").
+
+It may end a sentence ("3.10 or newer."): only a dot followed by more of a word continues it.
+"""
 
 SEPARATOR = r"(?:\s*[@/:]\s*|\s*\(\s*|-(?=v?\d)|\s*)"
 """What may stand between a name and its version: ``gcc@12``, ``lammps/2Aug2023``, ``x-1.2``."""

@@ -48,6 +48,9 @@ def software(*entries: dict[str, Any]) -> dict[str, Any]:
             "I need python >= 3.8 on 1 node",
             {**software(sw("python", (">=", "3.8"))), "compute": {"nodes": 1}},
         ),
+        # A sentence may end right after the operator word.
+        ("I need python 3.10 or newer.", software(sw("python", (">=", "3.10")))),
+        ("Run gcc 12.2.0.", software(sw("gcc", ("==", "12.2.0")))),
         (
             "LAMMPS >= 2023 on 4 nodes with 2 GPUs each, InfiniBand, soon",
             {

@@ -1,0 +1,196 @@
+"""``secretary sim``: simulated workers and the paper's two experiments.
+
+secretary sim export --worker ID --out FILE          a generated worker's state file
+secretary sim negotiate [--workers N] [--prompts N]  the negotiation protocol, audited
+secretary sim report DIR                             re-render report.md and plots
+secretary sim select [--iterations N] [--from DIR]   the selection experiment
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from secretary_executor.cli.common import EXIT_OK, EXIT_USAGE, console, err_console
+from secretary_executor.simulation.experiments import (
+    negotiate_experiment,
+    rerender,
+    select_experiment,
+)
+from secretary_executor.simulation.generator import generate_worker
+from secretary_executor.simulation.negotiate import NegotiationSettings
+from secretary_executor.simulation.pricing import PriceModel
+
+TRANSPORTS = ("in-process", "mcp")
+STRATEGIES = ("rules", "agentic")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``sim`` and its sub-commands to the ``secretary`` command line."""
+    sim = subparsers.add_parser("sim", help="simulated workers and the paper's experiments")
+    sub = sim.add_subparsers(dest="sim_command", required=True, metavar="SUBCOMMAND")
+
+    p = sub.add_parser("export", help="write a generated worker's site state file")
+    p.add_argument("--worker", required=True, help="worker id, e.g. 17")
+    p.add_argument("--out", required=True, type=Path, help="state file to write (YAML)")
+    p.set_defaults(handler=_export)
+
+    p = sub.add_parser("negotiate", help="every prompt against every worker, audited")
+    _negotiation_options(p)
+    p.add_argument("--out", required=True, type=Path, help="folder for results and report")
+    p.set_defaults(handler=_negotiate)
+
+    p = sub.add_parser("report", help="re-render report.md and plots from results.jsonl")
+    p.add_argument("dir", type=Path)
+    p.set_defaults(handler=_report)
+
+    p = sub.add_parser("select", help="the selection experiment over compatible proposals")
+    p.add_argument("--iterations", type=int, default=10)
+    p.add_argument("--from", dest="source", type=Path, help="a 'sim negotiate' output folder")
+    _negotiation_options(p)
+    p.add_argument("--cpu-core-hour", type=float, default=0.015, help="USD per core-hour")
+    p.add_argument("--a100-hour", type=float, default=1.49, help="USD per A100 GPU-hour")
+    p.add_argument("--l4-hour", type=float, default=0.44, help="USD per L4 GPU-hour")
+    p.add_argument("--out", required=True, type=Path)
+    p.set_defaults(handler=_select)
+
+
+def _negotiation_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--workers", type=int, default=200)
+    p.add_argument("--prompts", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--strategy", default="rules", help="negotiation strategy (rules)")
+    p.add_argument("--transport", default="in-process", help="in-process (mcp: not yet)")
+
+
+def _fail(message: str) -> int:
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    return EXIT_USAGE
+
+
+def _settings(args: argparse.Namespace) -> NegotiationSettings | str:
+    """Validated settings, or the one-line reason they are wrong."""
+    if args.transport == "mcp":
+        return "--transport mcp is not available yet; use --transport in-process (the default)"
+    if args.transport != "in-process":
+        return f"unknown transport {args.transport!r}; choose in-process"
+    if args.strategy != "rules":
+        return (
+            f"strategy {args.strategy!r} cannot run in the simulation: only 'rules' exists "
+            "(agentic negotiation needs a configured model); use --strategy rules"
+        )
+    for name in ("workers", "prompts"):
+        if getattr(args, name) < 1:
+            return f"--{name} must be at least 1 (got {getattr(args, name)})"
+    if args.seed < 0:
+        return f"--seed must be 0 or more (got {args.seed})"
+    return NegotiationSettings(workers=args.workers, prompts=args.prompts, seed=args.seed)
+
+
+def _export(args: argparse.Namespace) -> int:
+    try:
+        worker = generate_worker(args.worker)
+    except ValueError as exc:
+        return _fail(str(exc))
+    try:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(worker.state.to_yaml(), encoding="utf-8")
+    except OSError as exc:
+        return _fail(f"cannot write {str(args.out)!r}: {exc.strerror}")
+    console.print(
+        f"wrote {args.out}: {worker.state.site.name} ({worker.archetype}, "
+        f"{len(worker.state.providers)} providers)"
+    )
+    return EXIT_OK
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+    )
+
+
+def _negotiate(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    if isinstance(settings, str):
+        return _fail(settings)
+    with _progress() as progress:
+        task = progress.add_task(f"negotiating {settings.workers} workers", total=settings.prompts)
+        summary = negotiate_experiment(
+            settings, args.out, on_prompt=lambda _i: progress.advance(task)
+        )
+    _print_summary(summary, args.out)
+    return EXIT_OK
+
+
+def _print_summary(summary: dict, out: Path) -> None:  # type: ignore[type-arg]
+    overall = summary["overall"]
+    table = Table(title=f"Negotiation ({summary['elapsed_s']:.1f} s) -> {out}")
+    for col in ("figure", "secretary", "always INCOMPATIBLE", "always READY"):
+        table.add_column(col, justify="right" if col != "figure" else "left")
+    for key in ("accuracy", "balanced_accuracy", "f1_compatible"):
+        table.add_row(key, *(f"{100 * overall[n][key]:.2f} %" for n in overall))
+    for key in ("false_ready", "false_incompatible", "unknown", "unreachable", "cases"):
+        table.add_row(key, *(f"{overall[n][key]:,}" for n in overall))
+    console.print(table)
+
+
+def _report(args: argparse.Namespace) -> int:
+    summary = rerender(args.dir)
+    _print_summary(summary, args.dir)
+    return EXIT_OK
+
+
+def _select(args: argparse.Namespace) -> int:
+    if args.iterations < 1:
+        return _fail(f"--iterations must be at least 1 (got {args.iterations})")
+    settings = None
+    if args.source is None:
+        settings = _settings(args)
+        if isinstance(settings, str):
+            return _fail(settings)
+    prices = PriceModel(
+        cpu_core_hour=args.cpu_core_hour, gpu_hour={"A100": args.a100_hour, "L4": args.l4_hour}
+    )
+    with console.status("running the selection experiment"):
+        summary = select_experiment(
+            args.out,
+            iterations=args.iterations,
+            source=args.source,
+            settings=settings,
+            prices=prices,
+        )
+    table = Table(
+        title=f"Selection: {summary['jobs']} jobs x {summary['iterations']} -> {args.out}"
+    )
+    for col in (
+        "strategy",
+        "selected",
+        "rejected",
+        "unknown",
+        "scheduled",
+        "latency (s)",
+        "cost / reference",
+    ):
+        table.add_column(col, justify="left" if col == "strategy" else "right")
+    for name, s in summary["strategies"].items():
+        ratio = s["cost_vs_reference"]
+        table.add_row(
+            name,
+            f"{s['selected']:,}",
+            f"{s['rejected']:,}",
+            f"{s['unknown']:,}",
+            f"{100 * s['fraction_scheduled']:.1f} %",
+            f"{s['latency_mean_s']:.6f}",
+            "n/a" if ratio is None else f"{ratio:.3f}",
+        )
+    console.print(table)
+    return EXIT_OK

@@ -1,0 +1,143 @@
+"""The negotiation experiment: every prompt, as text, against every simulated worker.
+
+The real code paths are used end to end: each prompt's text goes through
+:meth:`secretary_executor.broker.Broker.prepare` (the request parser), and the parsed
+requirement fans out through :meth:`secretary_executor.sites.Fleet.negotiate` to one
+:class:`endpoint_plugins.secretary.Secretary` per worker, behind an in-process transport that
+still carries the JSON service envelope. Each proposal is then audited against the
+independent ground truth of :mod:`secretary_executor.simulation.truth`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from endpoint_plugins.config import SiteConfig
+from endpoint_plugins.secretary import Secretary
+from providers.state import SiteState, providers_from_state
+from providers.wire.common import Category
+from secretary_executor.broker import Broker
+from secretary_executor.simulation.audit import CaseResult, audit_case
+from secretary_executor.simulation.catalogue import build_catalogue
+from secretary_executor.simulation.generator import Worker, generate_fleet
+from secretary_executor.simulation.prompts import Prompt, generate_prompts
+from secretary_executor.simulation.truth import SiteFacts, Truth, evaluate
+from secretary_executor.sites import Fleet, InProcessTransport, Site
+
+KIND_CATEGORY: dict[str, Category] = {
+    "workload": Category.WORKLOAD,
+    "software": Category.SOFTWARE,
+    "container": Category.CONTAINER,
+    "storage": Category.STORAGE,
+    "network": Category.NETWORK,
+    "cpu": Category.HARDWARE,
+    "memory": Category.HARDWARE,
+    "gpu": Category.HARDWARE,
+    "mpi": Category.PARALLEL,
+}
+
+
+class NegotiationSettings(BaseModel):
+    """What a negotiation run is: the fleet, the prompts and how sites are reached."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    workers: int = Field(default=200, ge=1, le=100_000)
+    prompts: int = Field(default=100, ge=1, le=100_000)
+    seed: int = Field(default=0, ge=0)
+    strategy: Literal["rules"] = "rules"
+    transport: Literal["in-process"] = "in-process"
+
+
+@dataclass(frozen=True)
+class NegotiationRun:
+    """The outcome of a run: the fleet, the prompts and one audited case per pair."""
+
+    settings: NegotiationSettings
+    workers: list[Worker]
+    prompts: list[Prompt]
+    cases: list[CaseResult]
+    elapsed_s: float
+
+
+def present_categories(state: SiteState) -> set[Category]:
+    """The categories the site has at least one provider for."""
+    return {KIND_CATEGORY[p.kind] for p in state.providers}
+
+
+def simulated_site(worker: Worker) -> Site:
+    """A fleet site for a generated worker: its Secretary built on state-backed providers."""
+    info = worker.state.site
+    config = SiteConfig(
+        name=info.name, kind=info.kind, description=info.description, prices=info.prices
+    )
+    secretary = Secretary(config, providers=providers_from_state(worker.state))
+    # State-backed providers never block, so calls stay on the event loop.
+    return Site(info.name, InProcessTransport(secretary, threaded=False))
+
+
+def same_requirement(prompt: Prompt, parsed: object) -> bool:
+    """True when the parser gave back the prompt's own requirement (text aside)."""
+    want = prompt.requirements.model_dump(mode="json", exclude={"source_text"})
+    got = parsed.model_dump(mode="json", exclude={"source_text"})  # type: ignore[attr-defined]
+    return bool(want == got)
+
+
+async def negotiate_all(
+    settings: NegotiationSettings, on_prompt: Callable[[int], None] | None = None
+) -> NegotiationRun:
+    """Run the whole protocol; ``on_prompt(i)`` is called after each prompt (progress).
+
+    Postcondition: ``len(cases) == workers * prompts``, in prompt order then fleet order.
+    Never raises for a site problem: a failing site appears as an UNREACHABLE case.
+    """
+    start = time.perf_counter()
+    workers = generate_fleet(settings.workers, settings.seed)
+    prompts = generate_prompts(
+        build_catalogue(w.state for w in workers), settings.prompts, settings.seed
+    )
+    sites = [simulated_site(w) for w in workers]
+    fleet = Fleet(sites, concurrency=max(1, len(sites)))
+    by_site = {w.state.site.name: w for w in workers}
+    present = {w.worker_id: present_categories(w.state) for w in workers}
+    facts = {w.worker_id: SiteFacts(w.state) for w in workers}
+    cases: list[CaseResult] = []
+    try:
+        for i, prompt in enumerate(prompts):
+            request = Broker.prepare(prompt.text)
+            requirements = request.requirements
+            assert requirements is not None  # prepare always parses the text
+            parsed_ok = same_requirement(prompt, requirements)
+            proposals = await fleet.negotiate(requirements, request_id=f"sim-{prompt.prompt_id}")
+            for proposal in proposals:
+                worker = by_site[proposal.site]
+                truth: Truth = evaluate(prompt.requirements, facts[worker.worker_id])
+                cases.append(
+                    audit_case(
+                        worker_id=worker.worker_id,
+                        archetype=worker.archetype,
+                        prompt=prompt,
+                        parsed_ok=parsed_ok,
+                        truth=truth,
+                        proposal=proposal,
+                        present=present[worker.worker_id],
+                    )
+                )
+            if on_prompt is not None:
+                on_prompt(i)
+    finally:
+        await fleet.close()
+    return NegotiationRun(settings, workers, prompts, cases, time.perf_counter() - start)
+
+
+def run_negotiation(
+    settings: NegotiationSettings, on_prompt: Callable[[int], None] | None = None
+) -> NegotiationRun:
+    """:func:`negotiate_all` on a fresh event loop (for callers that are not async)."""
+    return asyncio.run(negotiate_all(settings, on_prompt))

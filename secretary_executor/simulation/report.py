@@ -1,0 +1,185 @@
+"""Writing a negotiation run: results.jsonl, summary.json, report.md and PNG plots.
+
+``report.md`` and the plots are derived from ``results.jsonl`` alone (plus the settings kept in
+``summary.json``), so ``secretary sim report DIR`` can re-render them at any time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from secretary_executor.errors import ConfigurationError
+from secretary_executor.simulation.audit import CaseResult, summarise
+
+RESULTS = "results.jsonl"
+SUMMARY = "summary.json"
+REPORT = "report.md"
+PAPER = {
+    "accuracy": 0.8771,
+    "negotiations": 19_973,
+    "false_ready": 1_611,
+    "unknown": 417,
+    "always_incompatible_accuracy": 0.898,
+}
+"""The seed paper's negotiation figures, printed beside ours."""
+
+
+def write_results(out: Path, cases: Sequence[CaseResult]) -> Path:
+    """One JSON object per line, in case order."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / RESULTS
+    with path.open("w", encoding="utf-8") as fh:
+        for case in cases:
+            fh.write(case.model_dump_json() + "\n")
+    return path
+
+
+def read_results(out: Path) -> list[CaseResult]:
+    """The cases of a run folder.
+
+    Raises:
+        ConfigurationError: no results file, or a line that is not a case (says which).
+    """
+    path = out / RESULTS
+    if not path.is_file():
+        raise ConfigurationError(
+            f"{str(path)!r} does not exist; run 'secretary sim negotiate --out {out}' first"
+        )
+    cases = []
+    with path.open(encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                cases.append(CaseResult.model_validate_json(line))
+            except ValidationError as exc:
+                raise ConfigurationError(
+                    f"{path}:{n}: not a simulation case ({exc.errors()[0]['msg']})"
+                ) from None
+    return cases
+
+
+def build_summary(
+    cases: Sequence[CaseResult], settings: dict[str, Any], elapsed_s: float
+) -> dict[str, Any]:
+    """``summary.json``: the settings, the figures with baselines and breakdowns, the paper's."""
+    summary = summarise(cases)
+    return {"settings": settings, "elapsed_s": round(elapsed_s, 3), "paper": PAPER, **summary}
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.2f} %"
+
+
+def _figure_table(block: dict[str, Any]) -> list[str]:
+    rows = [
+        "| figure | secretary (rules) | always INCOMPATIBLE | always READY |",
+        "|---|---:|---:|---:|",
+    ]
+    s, inc, rdy = block["secretary"], block["always_incompatible"], block["always_ready"]
+    for key, label in (
+        ("accuracy", "accuracy"),
+        ("balanced_accuracy", "balanced accuracy"),
+        ("f1_compatible", "F1, compatible class"),
+    ):
+        rows.append(f"| {label} | {_pct(s[key])} | {_pct(inc[key])} | {_pct(rdy[key])} |")
+    for key, label in (
+        ("false_ready", "false READY"),
+        ("false_incompatible", "false INCOMPATIBLE"),
+        ("unknown", "UNKNOWN"),
+        ("unreachable", "UNREACHABLE"),
+    ):
+        rows.append(f"| {label} | {s[key]:,} | {inc[key]:,} | {rdy[key]:,} |")
+    rows.append(f"| cases | {s['cases']:,} | {inc['cases']:,} | {rdy['cases']:,} |")
+    return rows
+
+
+def _group_table(title: str, groups: dict[str, Any]) -> list[str]:
+    rows = [
+        f"| {title} | cases | accuracy | balanced | false READY | tool score | "
+        "always INCOMPATIBLE | always READY |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for key, block in groups.items():
+        s = block["secretary"]
+        rows.append(
+            f"| {key} | {s['cases']:,} | {_pct(s['accuracy'])} | {_pct(s['balanced_accuracy'])} "
+            f"| {s['false_ready']} | {s['tool_call_score']:.3f} "
+            f"| {_pct(block['always_incompatible']['accuracy'])} "
+            f"| {_pct(block['always_ready']['accuracy'])} |"
+        )
+    return rows
+
+
+def render_report(summary: dict[str, Any]) -> str:
+    """``report.md`` from a summary."""
+    st = summary["settings"]
+    conf = summary["confusion"]
+    lines = [
+        "# Negotiation simulation",
+        "",
+        f"{st.get('workers')} workers x {st.get('prompts')} prompts, strategy "
+        f"`{st.get('strategy')}`, seed {st.get('seed')}, {summary['elapsed_s']:.1f} s. "
+        f"Parser disagreements with the generated requirement: {summary['parse_mismatches']}.",
+        "",
+        "## Overall, beside the trivial baselines",
+        "",
+        *_figure_table(summary["overall"]),
+        "",
+        f"Mean tool-call score: {summary['overall']['secretary']['tool_call_score']:.4f}. "
+        f"Truth distribution: {summary['truth_distribution']}.",
+        "",
+        "## Confusion matrix (rows: truth, columns: verdict)",
+        "",
+        "| truth \\ verdict | " + " | ".join(conf["labels"]) + " |",
+        "|---|" + "---:|" * len(conf["labels"]),
+    ]
+    for label, row in zip(conf["labels"], conf["matrix"], strict=True):
+        lines.append(f"| {label} | " + " | ".join(f"{v:,}" for v in row) + " |")
+    lines += ["", "## By specificity index", "", *_group_table("SI", summary["by_index"])]
+    lines += ["", "## By archetype", "", *_group_table("archetype", summary["by_archetype"])]
+    lines += ["", "## By phrasing style", "", *_group_table("style", summary["by_style"])]
+    paper = summary["paper"]
+    s = summary["overall"]["secretary"]
+    lines += [
+        "",
+        "## Beside the paper",
+        "",
+        "| figure | this run | paper |",
+        "|---|---:|---:|",
+        f"| negotiations | {s['cases']:,} | {paper['negotiations']:,} |",
+        f"| accuracy | {_pct(s['accuracy'])} | {_pct(paper['accuracy'])} |",
+        f"| false READY | {s['false_ready']:,} | {paper['false_ready']:,} |",
+        f"| UNKNOWN | {s['unknown']:,} | {paper['unknown']:,} |",
+        "",
+        "Plots: `confusion.png`, `accuracy_by_index.png`, `accuracy_by_tool_score.png`.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def write_summary(out: Path, summary: dict[str, Any]) -> None:
+    (out / SUMMARY).write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n", "utf-8")
+
+
+def read_settings(out: Path) -> tuple[dict[str, Any], float]:
+    """The settings and elapsed time kept in an existing summary (empty if there is none)."""
+    try:
+        data = json.loads((out / SUMMARY).read_text("utf-8"))
+        return dict(data.get("settings", {})), float(data.get("elapsed_s", 0.0))
+    except (OSError, ValueError):
+        return {}, 0.0
+
+
+def write_report(out: Path, summary: dict[str, Any]) -> list[Path]:
+    """report.md and the plots; returns the files written."""
+    from secretary_executor.simulation.plots import negotiation_plots
+
+    path = out / REPORT
+    path.write_text(render_report(summary), "utf-8")
+    return [path, *negotiation_plots(out, summary)]

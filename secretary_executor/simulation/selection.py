@@ -1,0 +1,316 @@
+"""The selection experiment: place each compatible job with each strategy as the fleet fills.
+
+Protocol (the paper's Section 3.2, "Selection Simulation"): the jobs are the prompts that at
+least one site can run (compatible proposals of a negotiation run). Each iteration shuffles the
+jobs and the candidate sites with its own seed; every strategy then places the same sequence
+on a fresh copy of the fleet's state. A site proposes READY when its chosen partition has the
+free nodes and the site is below 95 % utilisation, else BUSY. Allocation is exclusive: a placed
+job takes whole nodes, or joins the queue where they are not free. Prices are per node-hour
+from :class:`~secretary_executor.simulation.pricing.PriceModel`; run time is not modelled, so
+each job is priced for one hour.
+
+Statuses: SELECTED (the strategy chose a site), REJECTED (it found nothing it may choose, e.g.
+first-ready when every candidate is BUSY), UNKNOWN (the strategy could not decide: agentic has
+no model configured here, so every agentic decision is UNKNOWN and its latency is that of the
+refusal).
+
+Reference: for each job, the minimum cost over every compatible site and fitting partition.
+Cost does not depend on load in this model (a queued job pays the same node price), and the
+set of compatible sites never changes as jobs are placed, so the sum of these minima is a
+lower bound on the total cost of any strategy that schedules the same jobs, and it schedules
+every job (a queue always accepts). It is the best possible assignment for the sequence.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from providers.facts import Partition
+from providers.wire import Metrics, Policy, Proposal, Requirements, Verdict
+from secretary_executor.errors import SelectionError
+from secretary_executor.select.registry import SELECTORS, get_selector
+from secretary_executor.simulation.generator import Worker
+from secretary_executor.simulation.pricing import PriceModel
+from secretary_executor.simulation.seeding import stream
+from secretary_executor.simulation.truth import SiteFacts, fits, nodes_for, partitions
+
+BUSY_UTILISATION = 0.95
+WAIT_PER_JOB_S = 900.0
+HOURS = 1.0
+
+
+@dataclass(frozen=True)
+class Job:
+    """A compatible prompt and the sites that can run it."""
+
+    prompt_id: int
+    requirements: Requirements
+    candidates: tuple[str, ...]
+
+
+@dataclass
+class _Part:
+    spec: Partition
+    free: int
+    queue: int
+
+
+@dataclass
+class _SiteLoad:
+    name: str
+    archetype: str
+    parts: dict[str, _Part]
+
+    def utilisation(self) -> float:
+        total = sum(p.spec.total_nodes for p in self.parts.values())
+        free = sum(p.free for p in self.parts.values())
+        return 1.0 - free / total if total else 1.0
+
+
+@dataclass
+class Decision:
+    """One strategy's decision on one job."""
+
+    strategy: str
+    iteration: int
+    prompt_id: int
+    status: str
+    site: str | None = None
+    archetype: str | None = None
+    verdict: str | None = None
+    cost_usd: float | None = None
+    reference_cost_usd: float = 0.0
+    archetype_reference_usd: float | None = None
+    latency_s: float = 0.0
+    note: str = ""
+
+
+@dataclass
+class SelectionRun:
+    """All decisions of a selection experiment."""
+
+    iterations: int
+    jobs: int
+    decisions: list[Decision] = field(default_factory=list)
+
+
+class _Fleet:
+    """Fleet load during one (strategy, iteration): a fresh copy of the initial state."""
+
+    def __init__(self, workers: dict[str, Worker], facts: dict[str, SiteFacts]) -> None:
+        self.sites = {
+            name: _SiteLoad(
+                name,
+                w.archetype,
+                {p.name: _Part(p, p.free_nodes, p.queue_depth) for p in partitions(facts[name])},
+            )
+            for name, w in workers.items()
+        }
+
+    def proposal(self, site: str, req: Requirements, prices: PriceModel) -> Proposal | None:
+        """The site's proposal for ``req`` now; None when no partition fits (not a candidate)."""
+        load = self.sites[site]
+        fitting = [p for p in load.parts.values() if fits(req.compute, p.spec)]
+        if not fitting:
+            return None
+
+        def key(p: _Part) -> tuple[bool, float, int, str]:
+            n = nodes_for(req.compute, p.spec)
+            return (p.free < n, prices.node_hour(p.spec), p.queue, p.spec.name)
+
+        part = min(fitting, key=key)
+        nodes = nodes_for(req.compute, part.spec)
+        ready = part.free >= nodes and load.utilisation() < BUSY_UTILISATION
+        price = prices.node_hour(part.spec)
+        parallel = max(1, part.spec.total_nodes // nodes)
+        start = 0.0 if ready else (part.queue + 1) * WAIT_PER_JOB_S / parallel
+        return Proposal(
+            site=site,
+            verdict=Verdict.READY if ready else Verdict.BUSY,
+            metrics=Metrics(
+                partition=part.spec.name,
+                total_nodes=part.spec.total_nodes,
+                free_nodes=part.free,
+                queue_depth=part.queue,
+                estimated_start_s=start,
+                price_per_node_hour=price,
+                estimated_cost_usd=round(nodes * HOURS * price, 6),
+            ),
+        )
+
+    def place(self, site: str, partition: str, nodes: int) -> None:
+        """Exclusive allocation: take the nodes if free, else join the queue."""
+        part = self.sites[site].parts[partition]
+        if part.free >= nodes:
+            part.free -= nodes
+        else:
+            part.queue += 1
+
+
+def min_cost(
+    req: Requirements, sites: list[str], facts: dict[str, SiteFacts], prices: PriceModel
+) -> float | None:
+    """Lowest cost of ``req`` over ``sites`` and their fitting partitions (None: none fits)."""
+    costs = [
+        nodes_for(req.compute, p) * HOURS * prices.node_hour(p)
+        for s in sites
+        for p in partitions(facts[s])
+        if fits(req.compute, p)
+    ]
+    return round(min(costs), 6) if costs else None
+
+
+def run_selection(
+    workers: list[Worker],
+    jobs: list[Job],
+    *,
+    iterations: int = 10,
+    seed: int = 0,
+    strategies: tuple[str, ...] = tuple(SELECTORS),
+    prices: PriceModel | None = None,
+) -> SelectionRun:
+    """Place every job with every strategy, ``iterations`` times (see the module docstring).
+
+    Postcondition: one decision per (strategy, iteration, job).
+    """
+    prices = prices or PriceModel()
+    by_name = {w.state.site.name: w for w in workers}
+    facts = {name: SiteFacts(w.state) for name, w in by_name.items()}
+    run = SelectionRun(iterations=iterations, jobs=len(jobs))
+    reference = {
+        j.prompt_id: min_cost(j.requirements, list(j.candidates), facts, prices) for j in jobs
+    }
+    for it in range(iterations):
+        rng = stream("selection", seed, it)
+        order = list(jobs)
+        rng.shuffle(order)
+        shuffled = {j.prompt_id: rng.sample(list(j.candidates), len(j.candidates)) for j in order}
+        for name in strategies:
+            fleet = _Fleet(by_name, facts)
+            policy = Policy(algorithm=name, fallback=(), seed=seed * 1000 + it)
+            for job in order:
+                run.decisions.append(
+                    _decide(
+                        name,
+                        it,
+                        job,
+                        shuffled[job.prompt_id],
+                        fleet,
+                        policy,
+                        prices,
+                        reference[job.prompt_id] or 0.0,
+                        facts,
+                    )
+                )
+    return run
+
+
+def _decide(
+    name: str,
+    iteration: int,
+    job: Job,
+    candidates: list[str],
+    fleet: _Fleet,
+    policy: Policy,
+    prices: PriceModel,
+    reference: float,
+    facts: dict[str, SiteFacts],
+) -> Decision:
+    proposals = [p for s in candidates if (p := fleet.proposal(s, job.requirements, prices))]
+    selector = get_selector(name)
+    start = time.perf_counter()
+    try:
+        ranked = selector.rank(proposals, job.requirements, policy)
+    except SelectionError as exc:
+        latency = time.perf_counter() - start
+        return Decision(
+            name,
+            iteration,
+            job.prompt_id,
+            "UNKNOWN",
+            reference_cost_usd=reference,
+            latency_s=latency,
+            note=exc.message,
+        )
+    latency = time.perf_counter() - start
+    if not ranked:
+        return Decision(
+            name,
+            iteration,
+            job.prompt_id,
+            "REJECTED",
+            reference_cost_usd=reference,
+            latency_s=latency,
+            note="nothing this strategy may choose",
+        )
+    chosen = ranked[0]
+    site = fleet.sites[chosen.site]
+    partition = chosen.metrics.partition or ""
+    fleet.place(
+        chosen.site, partition, nodes_for(job.requirements.compute, site.parts[partition].spec)
+    )
+    same_kind = [s for s in job.candidates if fleet.sites[s].archetype == site.archetype]
+    return Decision(
+        name,
+        iteration,
+        job.prompt_id,
+        "SELECTED",
+        site=chosen.site,
+        archetype=site.archetype,
+        verdict=chosen.verdict.value,
+        cost_usd=chosen.metrics.estimated_cost_usd,
+        reference_cost_usd=reference,
+        archetype_reference_usd=min_cost(job.requirements, same_kind, facts, prices),
+        latency_s=latency,
+    )
+
+
+def _mean_sd(values: list[float]) -> tuple[float, float]:
+    if not values:
+        return 0.0, 0.0
+    return statistics.fmean(values), statistics.pstdev(values) if len(values) > 1 else 0.0
+
+
+def summarise_selection(run: SelectionRun) -> dict[str, Any]:
+    """Per strategy: statuses, fraction scheduled, latency, cost against the reference, CEI.
+
+    CEI (cost efficiency index) of a placed job = the cheapest cost of that job among the
+    candidate sites of the chosen site's archetype / the cost paid (1 = best of that archetype,
+    lower = dearer), averaged per archetype, so large and small archetypes are compared fairly.
+    ``cost_vs_reference`` = sum of costs paid / sum of the reference minima of the same jobs.
+    """
+    by: dict[str, list[Decision]] = defaultdict(list)
+    for d in run.decisions:
+        by[d.strategy].append(d)
+    out: dict[str, Any] = {}
+    for name, decisions in by.items():
+        selected = [d for d in decisions if d.status == "SELECTED"]
+        lat_mean, lat_sd = _mean_sd([d.latency_s for d in decisions])
+        paid = sum(d.cost_usd or 0.0 for d in selected)
+        ref = sum(d.reference_cost_usd for d in selected)
+        cei: dict[str, list[float]] = defaultdict(list)
+        for d in selected:
+            if d.cost_usd and d.archetype_reference_usd is not None and d.archetype:
+                cei[d.archetype].append(d.archetype_reference_usd / d.cost_usd)
+        out[name] = {
+            "decisions": len(decisions),
+            "selected": len(selected),
+            "rejected": sum(d.status == "REJECTED" for d in decisions),
+            "unknown": sum(d.status == "UNKNOWN" for d in decisions),
+            "fraction_scheduled": len(selected) / len(decisions) if decisions else 0.0,
+            "latency_mean_s": lat_mean,
+            "latency_sd_s": lat_sd,
+            "cost_paid_usd": round(paid, 4),
+            "reference_cost_usd": round(ref, 4),
+            "cost_vs_reference": paid / ref if ref else None,
+            "cei_by_archetype": {k: statistics.fmean(v) for k, v in sorted(cei.items())},
+            "placements_by_archetype": {
+                k: sum(d.archetype == k for d in selected) for k in ("hpc", "cloud", "standalone")
+            },
+            "ready_choices": sum(d.verdict == "READY" for d in selected),
+        }
+    return out

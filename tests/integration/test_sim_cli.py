@@ -1,0 +1,133 @@
+"""``secretary sim``: export, negotiate, report and select, run as real processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from providers.state import load_state
+from secretary_executor.cli.secretary import main
+from secretary_executor.simulation.generator import generate_worker
+
+BIN = Path(sys.executable).parent
+
+
+def sim(*args: str, home: Path, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "SECRETARY_HOME": str(home), "COLUMNS": "200"}
+    return subprocess.run(
+        [str(BIN / "secretary"), "sim", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        check=False,
+    )
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "home"
+
+
+def test_export_writes_a_state_file_that_loads_back_identically(tmp_path, home):
+    out = tmp_path / "w17.yaml"
+    done = sim("export", "--worker", "17", "--out", str(out), home=home)
+    assert done.returncode == 0, done.stderr
+    assert load_state(out) == generate_worker("17").state
+    assert out.read_text() == generate_worker("17").state.to_yaml()
+
+
+def test_export_refuses_an_injection_worker_id(tmp_path, capsys):
+    marker = tmp_path / "MARKER"
+    code = main(["sim", "export", "--worker", f"x; touch {marker}", "--out", str(tmp_path / "o")])
+    assert code == 2
+    assert "worker id" in capsys.readouterr().err
+    assert not marker.exists()
+    assert not (tmp_path / "o").exists()
+
+
+def test_negotiate_report_and_select_on_a_small_fleet(tmp_path, home):
+    run_dir = tmp_path / "neg"
+    done = sim(
+        "negotiate",
+        "--workers",
+        "10",
+        "--prompts",
+        "10",
+        "--seed",
+        "2",
+        "--out",
+        str(run_dir),
+        home=home,
+    )
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((run_dir / "summary.json").read_text())
+    overall = summary["overall"]
+    assert overall["secretary"]["cases"] == 100
+    assert overall["secretary"]["accuracy"] == 1.0
+    assert overall["secretary"]["false_ready"] == 0
+    assert "always_incompatible" in overall and "always_ready" in overall
+    assert summary["settings"] == {
+        "workers": 10,
+        "prompts": 10,
+        "seed": 2,
+        "strategy": "rules",
+        "transport": "in-process",
+    }
+    lines = (run_dir / "results.jsonl").read_text().splitlines()
+    assert len(lines) == 100
+    report = (run_dir / "report.md").read_text()
+    assert "always INCOMPATIBLE" in report and "By specificity index" in report
+    for png in ("confusion.png", "accuracy_by_index.png", "accuracy_by_tool_score.png"):
+        assert (run_dir / png).read_bytes()[:4] == b"\x89PNG"
+
+    (run_dir / "report.md").unlink()
+    done = sim("report", str(run_dir), home=home)
+    assert done.returncode == 0, done.stderr
+    assert (run_dir / "report.md").read_text() == report
+
+    sel_dir = tmp_path / "sel"
+    done = sim(
+        "select", "--from", str(run_dir), "--iterations", "2", "--out", str(sel_dir), home=home
+    )
+    assert done.returncode == 0, done.stderr
+    selection = json.loads((sel_dir / "selection.json").read_text())
+    assert selection["iterations"] == 2
+    assert (
+        selection["strategies"]["agentic"]["unknown"]
+        == selection["strategies"]["agentic"]["decisions"]
+    )
+    assert (sel_dir / "selection.md").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--transport", "mcp"), "--transport mcp is not available yet"),
+        (("--strategy", "agentic"), "only 'rules' exists"),
+        (("--workers", "0"), "--workers must be at least 1"),
+    ],
+)
+def test_bad_options_get_a_one_line_error(tmp_path, capsys, args, message):
+    code = main(["sim", "negotiate", *args, "--out", str(tmp_path / "o")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_report_on_a_folder_without_results_says_what_to_do(tmp_path, capsys):
+    assert main(["sim", "report", str(tmp_path / "nothing")]) == 2
+    assert "secretary sim negotiate" in capsys.readouterr().err
+
+
+def test_select_rejects_a_folder_that_is_not_a_run(tmp_path, capsys):
+    code = main(["sim", "select", "--from", str(tmp_path), "--out", str(tmp_path / "s")])
+    assert code == 2
+    assert "secretary sim negotiate" in capsys.readouterr().err
