@@ -1,0 +1,188 @@
+"""Calling MCP tools over streamable HTTP with a bearer token and a deadline on every call.
+
+:class:`McpConnection` keeps one session open to one server and lets many tasks call tools on
+it concurrently (the hub asks hundreds of sites hosted by one worker over one connection). The
+session is owned by one background task, because an MCP client session's task group must be
+entered and left by the same task. A call that fails or overruns its deadline drops the
+session, so the next call reconnects; a dead server therefore costs one timeout, not a hang.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import httpx2
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from endpoint_plugins.errors import SiteError
+
+log = logging.getLogger(__name__)
+
+
+class McpCallError(SiteError):
+    """A tool call failed: connection refused, 401, a timeout, or a tool error (transient)."""
+
+    def __init__(self, message: str, *, status: int | None = None) -> None:
+        super().__init__(message, transient=True)
+        self.status = status
+
+
+def _unwrap(name: str, result: Any) -> dict[str, Any]:
+    if result.is_error:
+        text = " ".join(getattr(c, "text", "") for c in result.content).strip()
+        raise McpCallError(f"tool {name!r} failed: {text or 'no detail'}")
+    data = result.structured_content
+    if not isinstance(data, dict):
+        raise McpCallError(f"tool {name!r} returned no structured result")
+    return data
+
+
+def _http_status(exc: BaseException) -> int | None:
+    seen: list[BaseException] = [exc]
+    while seen:
+        e = seen.pop()
+        response = getattr(e, "response", None)
+        code = getattr(response, "status_code", None)
+        if isinstance(code, int):
+            return code
+        seen.extend(getattr(e, "exceptions", ()) or ())
+        if e.__cause__ is not None:
+            seen.append(e.__cause__)
+    return None
+
+
+class McpConnection:
+    """A reusable session to the MCP server at ``url``.
+
+    Args:
+        url: the server's streamable HTTP endpoint (``http://host:port/mcp``).
+        token: the bearer token to present; None for an open endpoint. Never logged.
+        connect_timeout_s: how long opening the session may take.
+    """
+
+    def __init__(
+        self, url: str, token: str | None = None, *, connect_timeout_s: float = 10.0
+    ) -> None:
+        self.url = url
+        self._token = token
+        self.connect_timeout_s = connect_timeout_s
+        self._client: Client | None = None
+        self._owner: asyncio.Task[None] | None = None
+        self._closing: asyncio.Event | None = None
+        self._lock = asyncio.Lock()
+        self.refused = False
+        """True once the server answered 401 (the SDK's errors do not carry the status)."""
+
+    def __repr__(self) -> str:
+        return f"McpConnection(url={self.url!r}, token={'***' if self._token else None})"
+
+    def set_token(self, token: str | None) -> None:
+        """Use a new credential from the next session on (drops the current session)."""
+        self._token = token
+        self._drop()
+
+    async def _open(self) -> Client:
+        async with self._lock:
+            if self._client is not None and self._owner is not None and not self._owner.done():
+                return self._client
+            ready: asyncio.Future[Client] = asyncio.get_running_loop().create_future()
+            closing = asyncio.Event()
+            self._closing = closing
+            self._owner = asyncio.create_task(self._own(ready, closing))
+            try:
+                client = await asyncio.wait_for(asyncio.shield(ready), self.connect_timeout_s)
+            except TimeoutError:
+                self._drop()
+                raise McpCallError(
+                    f"{self.url}: no MCP session within {self.connect_timeout_s:g} s"
+                ) from None
+            self._client = client
+            return client
+
+    async def _own(self, ready: asyncio.Future[Client], closing: asyncio.Event) -> None:
+        headers = {"Authorization": f"Bearer {self._token}"} if self._token else {}
+
+        async def seen(response: httpx2.Response) -> None:
+            if response.status_code == 401:
+                self.refused = True
+
+        hooks = {"response": [seen]}
+        try:
+            async with (
+                httpx2.AsyncClient(headers=headers, timeout=30.0, event_hooks=hooks) as http,
+                Client(streamable_http_client(self.url, http_client=http)) as client,
+            ):
+                if not ready.done():
+                    ready.set_result(client)
+                await closing.wait()
+        except BaseException as exc:
+            if not ready.done():
+                status = 401 if self.refused else _http_status(exc)
+                what = f"HTTP {status}" if status else f"{type(exc).__name__}: {exc}"
+                ready.set_exception(McpCallError(f"{self.url}: {what}", status=status))
+            if isinstance(exc, asyncio.CancelledError):
+                raise
+        finally:
+            if self._closing is closing:
+                self._client = None
+
+    def _drop(self) -> None:
+        if self._closing is not None:
+            self._closing.set()
+        self._client = None
+
+    async def call(
+        self, tool: str, arguments: dict[str, Any], *, timeout_s: float
+    ) -> dict[str, Any]:
+        """Call ``tool``; return its structured result.
+
+        Raises:
+            McpCallError: connection, authentication (``status`` 401), timeout or tool failure.
+                The session is dropped on a connection failure or timeout.
+        """
+        client = await self._open()
+        try:
+            result = await asyncio.wait_for(client.call_tool(tool, arguments), timeout_s)
+        except TimeoutError:
+            self._drop()
+            raise McpCallError(
+                f"{self.url}: {tool} did not answer within {timeout_s:g} s"
+            ) from None
+        except McpCallError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any transport failure: reconnect next time
+            self._drop()
+            status = 401 if self.refused else _http_status(exc)
+            raise McpCallError(
+                f"{self.url}: {tool}: {type(exc).__name__}: {exc}", status=status
+            ) from None
+        return _unwrap(tool, result)
+
+    async def close(self) -> None:
+        """End the session (idempotent)."""
+        self._drop()
+        owner = self._owner
+        self._owner = None
+        if owner is not None and not owner.done():
+            try:
+                await asyncio.wait_for(owner, 5.0)
+            except (TimeoutError, Exception):  # noqa: BLE001 - closing must not raise
+                owner.cancel()
+
+
+async def call_once(
+    url: str, tool: str, arguments: dict[str, Any], *, token: str | None, timeout_s: float
+) -> dict[str, Any]:
+    """Open a session, call one tool, close (registration and heartbeats are rare).
+
+    Raises:
+        McpCallError: as :meth:`McpConnection.call`; ``status`` 401 means the token was refused.
+    """
+    conn = McpConnection(url, token, connect_timeout_s=timeout_s)
+    try:
+        return await conn.call(tool, arguments, timeout_s=timeout_s)
+    finally:
+        await conn.close()

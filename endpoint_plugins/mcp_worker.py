@@ -1,0 +1,191 @@
+"""A site's Secretary (or several) served over MCP to the hub that registered it.
+
+Five worker tools, each a thin wrapper over :func:`endpoint_plugins.service.handle`: the
+service envelope is the tool's structured result, so the hub reads exactly what an in-process
+site would return. Every call needs the bearer credential the hub was issued at registration
+(checked in constant time by :class:`~endpoint_plugins.mcp_auth.BearerTable`); before
+registration no call is accepted. One worker may host many sites (e.g. simulated ones), so each
+tool names the site it is for.
+
+The same tools are mounted by a hub acting as a worker of a parent hub (``--role dual``); it
+passes a backend that forwards to its own fleet instead of local Secretaries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from mcp.server import MCPServer
+
+from endpoint_plugins.mcp_auth import BearerTable, auth_settings, caller
+from endpoint_plugins.parsing import parse_requirements
+from endpoint_plugins.secretary import Secretary
+from endpoint_plugins.service import Operation, error_envelope, handle
+from providers.wire import Requirements
+from providers.wire.common import WireModel
+
+HUB_SCOPE = "hub"
+"""The scope of the credential a hub was issued for calling this worker."""
+
+TOOL_FOR: dict[Operation, str] = {
+    Operation.NEGOTIATE: "ask_secretary",
+    Operation.DISPATCH: "dispatch",
+    Operation.STATUS: "status",
+    Operation.CANCEL: "cancel",
+    Operation.DESCRIBE: "describe",
+}
+"""The worker tool that carries each service operation."""
+
+
+class ErrorInfo(WireModel):
+    type: str
+    message: str
+    transient: bool = False
+
+
+class Envelope(WireModel):
+    """The service envelope as a tool result: ``result`` when ``ok``, else ``error``."""
+
+    ok: bool
+    result: dict[str, Any] | None = None
+    error: ErrorInfo | None = None
+
+
+class SiteBackend(Protocol):
+    """Where worker tools send operations: local Secretaries, or a hub's fleet."""
+
+    def site_names(self) -> list[str]: ...
+
+    async def call(self, site: str, op: Operation, payload: dict[str, Any]) -> dict[str, Any]:
+        """Run one operation for ``site``; always an envelope, never an exception."""
+        ...
+
+
+class SecretaryBackend:
+    """Local Secretaries by site name. Real sites run in a thread (probes may block)."""
+
+    def __init__(self, secretaries: Mapping[str, Secretary]) -> None:
+        self.secretaries = dict(secretaries)
+
+    def __repr__(self) -> str:
+        return f"SecretaryBackend(sites={list(self.secretaries)!r})"
+
+    def site_names(self) -> list[str]:
+        return list(self.secretaries)
+
+    async def call(self, site: str, op: Operation, payload: dict[str, Any]) -> dict[str, Any]:
+        secretary = self.secretaries[site]
+        if secretary.config.state_file is not None:
+            return handle(secretary, op.value, payload)
+        return await asyncio.to_thread(handle, secretary, op.value, payload)
+
+
+Authorize = Callable[[], str | None]
+"""Returns None when the current caller may use the worker tools, else why not."""
+
+
+def require_scope(scope: str, *, enabled: bool) -> Authorize:
+    """An authorizer that admits only bearer tokens of ``scope`` (when auth is ``enabled``)."""
+
+    def check() -> str | None:
+        if not enabled:
+            return None
+        who = caller()
+        if who is None or who[1] != scope:
+            return f"this tool needs a {scope!r} credential"
+        return None
+
+    return check
+
+
+def add_worker_tools(mcp: MCPServer, backend: SiteBackend, authorize: Authorize) -> None:
+    """Register ask_secretary, dispatch, status, cancel and describe on ``mcp``.
+
+    Postcondition: each tool answers with an :class:`Envelope`; bad input, an unknown site or
+    a refused caller give ``ok: false`` with a one-line message, never an exception.
+    """
+
+    async def run(site: str, op: Operation, payload: dict[str, Any]) -> Envelope:
+        denied = authorize()
+        if denied is not None:
+            return Envelope.model_validate(error_envelope("Unauthorized", denied))
+        names = backend.site_names()
+        if not site and len(names) == 1:
+            site = names[0]
+        if site not in names:
+            return Envelope.model_validate(
+                error_envelope(
+                    "BadRequest", f"unknown site {site!r}; this worker serves: {', '.join(names)}"
+                )
+            )
+        return Envelope.model_validate(await backend.call(site, op, payload))
+
+    @mcp.tool()
+    async def ask_secretary(
+        site: str = "",
+        requirements: dict[str, Any] | None = None,
+        text: str = "",
+        request_id: str = "",
+    ) -> Envelope:
+        """Ask a site's Secretary for a proposal: structured requirements, or text to parse."""
+        if requirements is None:
+            requirements = (parse_requirements(text) if text else Requirements()).model_dump(
+                mode="json"
+            )
+        payload = {"request_id": request_id, "requirements": requirements}
+        return await run(site, Operation.NEGOTIATE, payload)
+
+    @mcp.tool()
+    async def dispatch(
+        request: dict[str, Any], site: str = "", plan: dict[str, Any] | None = None
+    ) -> Envelope:
+        """Submit a job request (a JobRequest document) to the site's workload manager."""
+        return await run(site, Operation.DISPATCH, {"request": request, "plan": plan or {}})
+
+    @mcp.tool()
+    async def status(native_id: str, site: str = "", provider: str | None = None) -> Envelope:
+        """The state of a job the site accepted."""
+        payload = {"native_id": native_id, "provider": provider}
+        return await run(site, Operation.STATUS, payload)
+
+    @mcp.tool()
+    async def cancel(native_id: str, site: str = "", provider: str | None = None) -> Envelope:
+        """Cancel a job the site accepted; returns its state afterwards."""
+        payload = {"native_id": native_id, "provider": provider}
+        return await run(site, Operation.CANCEL, payload)
+
+    @mcp.tool()
+    async def describe(site: str = "") -> Envelope:
+        """What the site has (providers and facts) and which tools it offers."""
+        return await run(site, Operation.DESCRIBE, {})
+
+
+class WorkerServer:
+    """The MCP server of a worker: worker tools behind the hub-issued credential.
+
+    Args:
+        secretaries: the sites this worker serves, by name.
+        url: the URL the hub will call (``http://host:port/mcp``), used for auth metadata.
+    """
+
+    def __init__(self, secretaries: Mapping[str, Secretary], *, url: str) -> None:
+        self.url = url
+        self.backend = SecretaryBackend(secretaries)
+        self.tokens = BearerTable()
+        self.mcp: MCPServer = MCPServer(
+            "secretary-worker",
+            instructions="Site Secretaries; called by the hub that registered this worker.",
+            token_verifier=self.tokens,
+            auth=auth_settings(url),
+        )
+        add_worker_tools(self.mcp, self.backend, require_scope(HUB_SCOPE, enabled=True))
+
+    def __repr__(self) -> str:
+        return f"WorkerServer(sites={self.backend.site_names()!r}, url={self.url!r})"
+
+    def accept_hub(self, hub: str, credential: str) -> None:
+        """Accept ``credential`` from now on (and no earlier credential of that hub)."""
+        self.tokens.revoke_client(hub)
+        self.tokens.grant(credential, hub, HUB_SCOPE)

@@ -1,0 +1,91 @@
+"""The hub's bearer-token policy.
+
+Three kinds of token are accepted on the hub's endpoint, each with its own scope:
+
+* ``client``: agents and users (from ``token_file``, one per line);
+* ``join``: the join token workers present to ``register_worker`` (``join_token_file``);
+* ``worker``: the credential issued to each registered worker, for its heartbeats.
+
+Auth is on whenever any token is configured. It is **required** when the hub binds to anything
+but loopback: such a hub refuses to start without a ``token_file``. A hub that accepts workers
+also needs a ``token_file``, because its endpoint is then closed to anonymous callers.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+from mcp.server.auth.provider import AccessToken
+
+from endpoint_plugins.errors import SiteConfigError
+from endpoint_plugins.mcp_auth import BearerTable, read_token_file
+from secretary_executor.errors import ConfigurationError
+from secretary_executor.hub.config import HubConfig
+from secretary_executor.hub.registry import Registry
+
+CLIENT, JOIN, WORKER, HUB = "client", "join", "worker", "hub"
+
+
+def is_loopback(host: str) -> bool:
+    """True for localhost and loopback addresses (127.0.0.0/8, ::1)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class HubVerifier:
+    """Token verifier: static client/join tokens, plus each UP worker's current credential."""
+
+    def __init__(self, table: BearerTable, registry: Registry) -> None:
+        self.table = table
+        self.registry = registry
+
+    def __repr__(self) -> str:
+        return f"HubVerifier({self.table!r})"
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        found = await self.table.verify_token(token)
+        if found is not None:
+            return found
+        worker = self.registry.owner_of_credential(token)
+        if worker is None:
+            return None
+        return AccessToken(token=token, client_id=worker, scopes=[WORKER])
+
+
+def hub_tokens(config: HubConfig, *, transport: str = "http") -> BearerTable | None:
+    """The hub's static tokens, or None when auth is off (loopback, no tokens, or stdio).
+
+    Raises:
+        ConfigurationError: a non-loopback hub without ``token_file``, a hub with workers but
+            no ``token_file``, or an unreadable token file.
+    """
+    if transport == "stdio":
+        return None
+    if config.token_file is None:
+        if not is_loopback(config.host):
+            raise ConfigurationError(
+                f"refusing to serve on {config.host} without authentication: set token_file "
+                "in the hub config to a file of bearer tokens (one per line), or bind to "
+                "127.0.0.1"
+            )
+        if config.join_token_file is not None:
+            raise ConfigurationError(
+                "a hub that accepts workers (join_token_file) also needs token_file for its "
+                "clients; create one with: python -c 'import secrets; "
+                "print(secrets.token_urlsafe(32))' > tokens.txt"
+            )
+        return None
+    table = BearerTable()
+    try:
+        for i, token in enumerate(read_token_file(config.token_file, "token_file")):
+            table.grant(token, f"client-{i + 1}", CLIENT)
+        if config.join_token_file is not None:
+            for token in read_token_file(config.join_token_file, "join_token_file"):
+                table.grant(token, "joining-worker", JOIN)
+    except SiteConfigError as exc:
+        raise ConfigurationError(exc.message) from None
+    return table

@@ -1,0 +1,115 @@
+"""The hub's configuration file (YAML is only a serialisation of :class:`HubConfig`)::
+
+    host: 127.0.0.1
+    port: 8700
+    token_file: tokens.txt          # clients' bearer tokens; required unless bound to loopback
+    join_token_file: join.txt       # admits workers; required to accept workers
+    heartbeat_s: 5
+    site_timeout_s: 10
+    fanout: {mode: concurrent, concurrency: 32, batch_size: 16}
+    fleet: demo                     # optional in-process sites (a fleet file, or demo)
+    parent: {url: http://parent:8700/mcp, join_token_file: parent-join.txt}   # --role dual
+    extensions:
+      allowed_modules: [mysite.hub_tools]
+      tools: ["mysite.hub_tools:quota"]
+
+Relative paths are taken from the file's folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from secretary_executor.errors import ConfigurationError
+from secretary_executor.hub.extensions import ExtensionSpec
+from secretary_executor.hub.fanout import FanOut
+
+NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
+
+
+class ParentLink(BaseModel):
+    """Where a hub in the ``dual`` role registers as a worker."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    url: str
+    join_token_file: str
+    advertise_url: str | None = None
+    """The URL the parent calls back; default ``http://{host}:{port}/mcp``."""
+
+
+class HubConfig(BaseModel):
+    """Everything a hub needs. Auth rules: see :func:`secretary_executor.hub.auth.hub_tokens`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(default="hub", pattern=NAME)
+    host: str = "127.0.0.1"
+    port: int = Field(default=8700, ge=0, le=65535)
+    token_file: str | None = None
+    join_token_file: str | None = None
+    heartbeat_s: float = Field(default=5.0, gt=0, le=3600)
+    miss_limit: int = Field(default=3, ge=1, le=100)
+    site_timeout_s: float = Field(default=10.0, gt=0, le=3600)
+    job_poll_s: float = Field(default=1.0, gt=0, le=600)
+    fanout: FanOut = FanOut()
+    fleet: str | None = None
+    ledger: str | None = None
+    parent: ParentLink | None = None
+    extensions: ExtensionSpec = ExtensionSpec()
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}/mcp"
+
+
+def _resolve(value: str | None, base: Path) -> str | None:
+    if value is None or value == "demo":
+        return value
+    p = Path(value).expanduser()
+    return str(p if p.is_absolute() else (base / p).resolve())
+
+
+def parse_hub_config(data: dict[str, Any], *, base: Path, source: str) -> HubConfig:
+    """Validate a hub configuration mapping; relative paths are taken from ``base``.
+
+    Raises:
+        ConfigurationError: the first invalid field, named, with what was expected.
+    """
+    try:
+        config = HubConfig.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"]) or "document"
+        raise ConfigurationError(f"hub config {source}: {where}: {first['msg']}") from None
+    update: dict[str, Any] = {
+        k: _resolve(getattr(config, k), base)
+        for k in ("token_file", "join_token_file", "fleet", "ledger")
+    }
+    if config.parent is not None:
+        update["parent"] = config.parent.model_copy(
+            update={"join_token_file": _resolve(config.parent.join_token_file, base)}
+        )
+    return config.model_copy(update=update)
+
+
+def load_hub_config(path: str | Path) -> HubConfig:
+    """Read a hub configuration file.
+
+    Raises:
+        ConfigurationError: unreadable file, bad YAML, or an invalid field.
+    """
+    p = Path(path)
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
+    except OSError as exc:
+        raise ConfigurationError(f"cannot read hub config {str(p)!r}: {exc.strerror}") from None
+    except yaml.YAMLError as exc:
+        raise ConfigurationError(f"hub config {str(p)!r} is not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise ConfigurationError(f"hub config {str(p)!r}: expected a mapping of settings")
+    return parse_hub_config(data, base=p.parent.resolve(), source=repr(str(p)))

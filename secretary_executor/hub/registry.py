@@ -1,0 +1,236 @@
+"""Which workers have joined the hub, which sites each serves, and who is still alive.
+
+Pure bookkeeping with an injectable clock, so liveness rules are tested without sleeping.
+A worker joins with the hub's join token and receives its own credential
+(:func:`secrets.token_urlsafe`); it must heartbeat every ``heartbeat_s``. :meth:`sweep` marks
+a worker DOWN after ``miss_limit`` periods of silence and revokes its credential: its sites
+stay listed (fan-out reports them UNREACHABLE without calling them) until it joins again, which
+issues a fresh credential and marks it UP. Tokens never appear in a repr or a log line.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+import secrets
+import threading
+import time
+from collections.abc import Callable, Sequence
+from enum import StrEnum
+
+from pydantic import Field
+
+from providers.wire.common import WireModel
+from secretary_executor.errors import SecretaryError
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+class RegistrationError(SecretaryError):
+    """A registration or heartbeat the hub refuses (bad name, site taken, unknown worker)."""
+
+
+class WorkerState(StrEnum):
+    """UP: heartbeating, asked in fan-out. DOWN: silent too long, reported UNREACHABLE."""
+
+    UP = "UP"
+    DOWN = "DOWN"
+
+
+class WorkerRecord(WireModel):
+    """One worker as the hub sees it (no secrets)."""
+
+    name: str
+    url: str
+    sites: tuple[str, ...]
+    state: WorkerState
+    joins: int = 1
+    seconds_since_heartbeat: float = 0.0
+
+
+class _Entry:
+    __slots__ = ("credential", "joins", "last_seen", "name", "sites", "state", "url")
+
+    def __init__(self, name: str, url: str, sites: tuple[str, ...], credential: str, now: float):
+        self.name = name
+        self.url = url
+        self.sites = sites
+        self.credential = credential
+        self.last_seen = now
+        self.state = WorkerState.UP
+        self.joins = 1
+
+
+def _check_name(value: str, what: str) -> str:
+    if not isinstance(value, str) or not _NAME.match(value):
+        raise RegistrationError(
+            f"{what} {value!r} is not allowed: use letters, digits and . _ - "
+            "(at most 64, starting with a letter or digit)"
+        )
+    return value
+
+
+def _check_url(url: str) -> str:
+    if not re.match(r"^https?://[A-Za-z0-9.\-\[\]:]+(:\d+)?(/[A-Za-z0-9._~/-]*)?$", url or ""):
+        raise RegistrationError(
+            f"worker url {url!r} is not an http(s) URL like http://host:port/mcp"
+        )
+    return url
+
+
+class Registry:
+    """The hub's workers.
+
+    Args:
+        heartbeat_s: the period workers are told to heartbeat at.
+        miss_limit: heartbeats a worker may miss before it is marked DOWN (3 by default).
+        clock: seconds, monotonic; injectable for tests.
+    """
+
+    def __init__(
+        self,
+        *,
+        heartbeat_s: float = 5.0,
+        miss_limit: int = 3,
+        clock: Callable[[], float] = time.monotonic,
+        reserved_sites: Sequence[str] = (),
+    ) -> None:
+        if heartbeat_s <= 0:
+            raise RegistrationError(f"heartbeat_s must be positive, got {heartbeat_s}")
+        self.heartbeat_s = heartbeat_s
+        self.miss_limit = miss_limit
+        self.clock = clock
+        self.reserved_sites = frozenset(reserved_sites)
+        self._lock = threading.Lock()
+        self._workers: dict[str, _Entry] = {}
+
+    def __repr__(self) -> str:
+        return f"Registry(workers={sorted(self._workers)!r}, heartbeat_s={self.heartbeat_s})"
+
+    @property
+    def deadline_s(self) -> float:
+        """Silence after which a worker is marked DOWN."""
+        return self.heartbeat_s * self.miss_limit
+
+    def register(self, name: str, url: str, sites: Sequence[str]) -> str:
+        """Admit (or re-admit) worker ``name`` serving ``sites`` at ``url``; returns its credential.
+
+        The join token is checked by the caller (the hub's bearer check). Postcondition: the
+        worker is UP with a fresh credential; any earlier credential of it no longer works.
+
+        Raises:
+            RegistrationError: a bad name or URL, no sites, or a site another worker serves.
+        """
+        _check_name(name, "worker name")
+        _check_url(url)
+        names = tuple(_check_name(s, "site name") for s in sites)
+        if not names:
+            raise RegistrationError(f"worker {name!r} registered no sites; serve at least one")
+        if len(set(names)) != len(names):
+            raise RegistrationError(f"worker {name!r} lists a site twice: {sorted(names)}")
+        credential = secrets.token_urlsafe(32)
+        with self._lock:
+            taken = self.reserved_sites.intersection(names)
+            for other in self._workers.values():
+                if other.name != name:
+                    taken |= set(other.sites).intersection(names)
+            if taken:
+                raise RegistrationError(
+                    f"site(s) {', '.join(sorted(taken))} already served by another worker "
+                    "of this hub; give the sites distinct names"
+                )
+            old = self._workers.get(name)
+            entry = _Entry(name, url, names, credential, self.clock())
+            if old is not None:
+                entry.joins = old.joins + 1
+            self._workers[name] = entry
+        return credential
+
+    def heartbeat(self, name: str) -> WorkerRecord:
+        """Record a heartbeat from ``name`` (already authenticated by its credential).
+
+        Raises:
+            RegistrationError: the worker is unknown or DOWN (it must register again).
+        """
+        with self._lock:
+            entry = self._workers.get(name)
+            if entry is None or entry.state is WorkerState.DOWN:
+                raise RegistrationError(f"worker {name!r} is not registered; register again")
+            entry.last_seen = self.clock()
+            return self._record(entry)
+
+    def owner_of_credential(self, token: str) -> str | None:
+        """The UP worker whose credential is ``token`` (constant-time comparisons)."""
+        found = None
+        candidate = token.encode()
+        with self._lock:
+            entries = list(self._workers.values())
+        for entry in entries:
+            if entry.state is WorkerState.UP and hmac.compare_digest(
+                candidate, entry.credential.encode()
+            ):
+                found = entry.name
+        return found
+
+    def credential(self, name: str) -> str | None:
+        """The current credential of an UP worker (for the hub's own calls to it)."""
+        with self._lock:
+            entry = self._workers.get(name)
+            return entry.credential if entry and entry.state is WorkerState.UP else None
+
+    def sweep(self) -> list[str]:
+        """Mark DOWN every worker silent for longer than :attr:`deadline_s`; returns their names.
+
+        Postcondition: DOWN workers' credentials no longer authenticate.
+        """
+        now = self.clock()
+        dropped = []
+        with self._lock:
+            for entry in self._workers.values():
+                silent = now - entry.last_seen
+                if entry.state is WorkerState.UP and silent > self.deadline_s:
+                    entry.state = WorkerState.DOWN
+                    entry.credential = ""
+                    dropped.append(entry.name)
+        return dropped
+
+    def is_down(self, site: str) -> bool:
+        """True when ``site`` belongs to a DOWN worker."""
+        with self._lock:
+            return any(
+                e.state is WorkerState.DOWN and site in e.sites for e in self._workers.values()
+            )
+
+    def worker(self, name: str) -> WorkerRecord | None:
+        with self._lock:
+            entry = self._workers.get(name)
+            return self._record(entry) if entry else None
+
+    def workers(self) -> list[WorkerRecord]:
+        with self._lock:
+            return [self._record(e) for e in sorted(self._workers.values(), key=lambda e: e.name)]
+
+    def _record(self, entry: _Entry) -> WorkerRecord:
+        return WorkerRecord(
+            name=entry.name,
+            url=entry.url,
+            sites=entry.sites,
+            state=entry.state,
+            joins=entry.joins,
+            seconds_since_heartbeat=round(self.clock() - entry.last_seen, 3),
+        )
+
+
+class RegistrationReply(WireModel):
+    """What ``register_worker`` returns to the worker."""
+
+    worker: str
+    hub: str
+    credential: str = Field(repr=False)
+    heartbeat_s: float
+
+
+class HeartbeatAck(WireModel):
+    worker: str
+    state: WorkerState
+    next_in_s: float

@@ -1,0 +1,480 @@
+"""The hub: an MCP facade over the Broker, and the place workers register.
+
+Clients (agents, people) call ``negotiate_job``, ``select_proposal``, ``dispatch_job``,
+``job_status``, ``cancel_job``, ``list_sites``, ``describe_site`` and
+``list_selection_algorithms``; workers call ``register_worker`` and ``heartbeat``. Each tool
+checks the scope of the caller's bearer token (see :mod:`secretary_executor.hub.auth`). Every
+request goes through :class:`~secretary_executor.broker.Broker` over a
+:class:`~secretary_executor.hub.fanout.FederatedFleet` whose remote sites use
+:class:`~secretary_executor.sites.mcp.McpTransport`, so a request behaves the same here as in
+``resource-ask``. With a ``parent`` in the config (``--role dual``) the hub also serves the
+worker tools for its own sites and registers with the parent: a hub of hubs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar, cast
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcp.server.subscriptions import InMemorySubscriptionBus
+
+from endpoint_plugins.errors import SiteConfigError, SiteError
+from endpoint_plugins.mcp_auth import auth_settings, caller, read_token_file
+from endpoint_plugins.mcp_client import McpConnection
+from endpoint_plugins.mcp_membership import Membership
+from endpoint_plugins.mcp_worker import HUB_SCOPE, add_worker_tools, require_scope
+from endpoint_plugins.secretary import SiteDescription
+from providers.errors import ProviderError
+from providers.wire import DispatchReceipt, JobRequest, JobStatus, Policy, Requirements
+from secretary_executor.broker import Broker, NegotiationResult
+from secretary_executor.errors import ConfigurationError, DispatchError, SecretaryError
+from secretary_executor.hub import extensions
+from secretary_executor.hub.auth import CLIENT, JOIN, WORKER, HubVerifier, hub_tokens
+from secretary_executor.hub.config import HubConfig
+from secretary_executor.hub.events import JobEvents, JobView
+from secretary_executor.hub.fanout import FederatedFleet
+from secretary_executor.hub.forward import FleetBackend
+from secretary_executor.hub.models import PROMPTS, Algorithms, FleetStatus, SiteEntry
+from secretary_executor.hub.registry import (
+    HeartbeatAck,
+    RegistrationError,
+    RegistrationReply,
+    Registry,
+    WorkerState,
+)
+from secretary_executor.ledger import Ledger
+from secretary_executor.select.registry import SelectionOutcome, list_selectors
+from secretary_executor.sites.base import Site
+from secretary_executor.sites.fleet import load_fleet
+from secretary_executor.sites.mcp import McpTransport
+
+log = logging.getLogger(__name__)
+
+_KEEP_RESULTS = 512
+
+
+class HubToolError(SecretaryError):
+    """A tool call the hub refuses; the message says why and what to send instead."""
+
+
+_Fn = TypeVar("_Fn", bound=Callable[..., Awaitable[Any]])
+
+
+def _as_tool_error(fn: _Fn) -> _Fn:
+    """Expected failures reach the client as a one-line tool error, not a generic crash."""
+
+    @functools.wraps(fn)
+    async def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return await fn(*args, **kwargs)
+        except (SecretaryError, SiteError, ProviderError) as exc:
+            raise ToolError(exc.message) from None
+
+    return cast(_Fn, wrapper)
+
+
+def _as_resource_error(fn: _Fn) -> _Fn:
+    @functools.wraps(fn)
+    async def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return await fn(*args, **kwargs)
+        except (SecretaryError, SiteError, ProviderError) as exc:
+            raise ResourceError(exc.message) from None
+
+    return cast(_Fn, wrapper)
+
+
+class Hub:
+    """One hub process: registry, fleet, broker, events and the MCP server.
+
+    Args:
+        config: the validated hub configuration.
+        transport: ``http`` (streamable HTTP, bearer auth per the config) or ``stdio``.
+
+    Raises:
+        ConfigurationError: unusable auth settings, fleet file or extension.
+    """
+
+    def __init__(self, config: HubConfig, *, transport: str = "http") -> None:
+        self.config = config
+        static = load_fleet(config.fleet).sites if config.fleet else []
+        self.registry = Registry(
+            heartbeat_s=config.heartbeat_s,
+            miss_limit=config.miss_limit,
+            reserved_sites=[s.name for s in static],
+        )
+        self.fleet = FederatedFleet(static, fanout=config.fanout, is_down=self.registry.is_down)
+        self.broker = Broker(self.fleet, Ledger(config.ledger) if config.ledger else None)
+        self.tokens = hub_tokens(config, transport=transport)
+        self.auth_enabled = self.tokens is not None
+        if config.parent is not None and not self.auth_enabled:
+            raise ConfigurationError(
+                "the dual role needs token_file in the hub config (the parent's calls are "
+                "authenticated with the credential it issues)"
+            )
+        self.bus = InMemorySubscriptionBus()
+        self.events = JobEvents(self.broker, self.bus, poll_s=config.job_poll_s)
+        self.connections: dict[str, McpConnection] = {}
+        self.worker_sites: dict[str, tuple[str, ...]] = {}
+        self.results: OrderedDict[str, NegotiationResult] = OrderedDict()
+        self.membership: Membership | None = None
+        verifier = HubVerifier(self.tokens, self.registry) if self.tokens is not None else None
+        self.mcp: MCPServer = MCPServer(
+            config.name,
+            instructions=(
+                "Find where a job can run across the registered sites, choose one and run it: "
+                "negotiate_job, then select_proposal, then dispatch_job, then job_status."
+            ),
+            token_verifier=verifier,
+            auth=auth_settings(config.url) if verifier is not None else None,
+            subscriptions=self.bus,
+        )
+        self._add_client_tools()
+        self._add_worker_admin_tools()
+        self._add_resources_and_prompts()
+        self.extensions = extensions.install(self.mcp, config.extensions)
+        if config.parent is not None:
+            self._join_parent()
+
+    def __repr__(self) -> str:
+        return f"Hub(name={self.config.name!r}, sites={self.fleet.names!r})"
+
+    # -- authorisation ---------------------------------------------------------------------
+
+    def _require(self, scope: str) -> str | None:
+        """The caller's name when it holds ``scope``; raises otherwise (None: auth off)."""
+        if not self.auth_enabled:
+            if scope in (JOIN, WORKER):
+                raise HubToolError(
+                    "this hub accepts no workers: set token_file and join_token_file in its config"
+                )
+            return None
+        who = caller()
+        if who is None or who[1] != scope:
+            raise HubToolError(f"this tool needs a {scope!r} token")
+        return who[0]
+
+    # -- client tools ----------------------------------------------------------------------
+
+    def _remember(self, result: NegotiationResult) -> None:
+        self.results[result.request.request_id] = result
+        while len(self.results) > _KEEP_RESULTS:
+            self.results.popitem(last=False)
+
+    def _result(self, request_id: str) -> NegotiationResult:
+        found = self.results.get(request_id)
+        if found is None:
+            raise HubToolError(
+                f"unknown request {request_id!r}; call negotiate_job first and pass its "
+                "request.request_id"
+            )
+        return found
+
+    def _add_client_tools(self) -> None:
+        mcp, broker = self.mcp, self.broker
+
+        @mcp.tool()
+        @_as_tool_error
+        async def negotiate_job(
+            text: str = "",
+            requirements: dict[str, Any] | None = None,
+            command: list[str] | None = None,
+            policy: dict[str, Any] | None = None,
+            sites: list[str] | None = None,
+        ) -> NegotiationResult:
+            """Ask every site (or `sites`) whether it can run the request; returns all proposals.
+
+            Give `text` ("16 cores, 2 hours, lammps") or structured `requirements` (see
+            `secretary schema Requirements`); `command` is the job's argument vector.
+            """
+            self._require(CLIENT)
+            try:
+                reqs = Requirements.model_validate(requirements) if requirements else None
+                pol = Policy.model_validate(policy) if policy else None
+                request = broker.prepare(text, requirements=reqs, command=command or (), policy=pol)
+            except ValueError as exc:
+                raise HubToolError(f"bad request: {exc}") from None
+            result = await broker.negotiate(request, only=sites)
+            self._remember(result)
+            return result
+
+        @mcp.tool()
+        @_as_tool_error
+        async def select_proposal(
+            request_id: str, algorithm: str | None = None
+        ) -> SelectionOutcome:
+            """Choose among a negotiation's proposals (algorithm: see list_selection_algorithms)."""
+            self._require(CLIENT)
+            return broker.select(self._result(request_id), algorithm)
+
+        @mcp.tool()
+        @_as_tool_error
+        async def dispatch_job(
+            request_id: str,
+            site: str | None = None,
+            algorithm: str | None = None,
+            command: list[str] | None = None,
+        ) -> DispatchReceipt:
+            """Run a negotiated request at `site`, or at the selected site with failover."""
+            self._require(CLIENT)
+            result = self._result(request_id)
+            request = result.request
+            if command:
+                request = request.model_copy(update={"command": tuple(command)})
+            if site is not None:
+                receipt = await broker.dispatch(request, site, result.proposal(site))
+            else:
+                receipt = await self._dispatch_ranked(result, request, algorithm)
+            self.events.follow(receipt.job_id)
+            await self.events.publish(receipt.job_id)
+            return receipt
+
+        @mcp.tool()
+        @_as_tool_error
+        async def job_status(job_id: str) -> JobView:
+            """The job's state now (asked of its site), with every state change so far."""
+            self._require(CLIENT)
+            return await self.events.refresh(job_id)
+
+        @mcp.tool()
+        @_as_tool_error
+        async def cancel_job(job_id: str) -> JobStatus:
+            """Cancel a job; a finished job keeps its final state."""
+            self._require(CLIENT)
+            status = await broker.cancel(job_id)
+            await self.events.publish(job_id)
+            return status
+
+        @mcp.tool()
+        @_as_tool_error
+        async def list_sites() -> FleetStatus:
+            """Every site and worker, with whether it is UP or DOWN."""
+            self._require(CLIENT)
+            return self.fleet_status()
+
+        @mcp.tool()
+        @_as_tool_error
+        async def describe_site(name: str) -> SiteDescription:
+            """A site's providers, facts and tools (its manifest)."""
+            self._require(CLIENT)
+            return await self._describe(name)
+
+        @mcp.tool()
+        @_as_tool_error
+        async def list_selection_algorithms() -> Algorithms:
+            """The selection algorithms select_proposal accepts, with when each fits."""
+            self._require(CLIENT)
+            return Algorithms(algorithms=tuple(list_selectors()))
+
+    async def _dispatch_ranked(
+        self, result: NegotiationResult, request: JobRequest, algorithm: str | None
+    ) -> DispatchReceipt:
+        outcome = self.broker.select(result, algorithm)
+        if outcome.chosen is None:
+            raise HubToolError("no site can run this request: " + "; ".join(outcome.notes))
+        errors = []
+        for name in outcome.ranked or (outcome.chosen.site,):
+            try:
+                return await self.broker.dispatch(request, name, result.proposal(name))
+            except DispatchError as exc:
+                errors.append(exc.message)
+                if not exc.transient:
+                    raise
+        raise DispatchError("every ranked site refused the job: " + "; ".join(errors))
+
+    async def _describe(self, name: str) -> SiteDescription:
+        site = self.fleet.get(name)
+        if self.registry.is_down(name):
+            raise HubToolError(f"site {name!r} is down (its worker missed its heartbeats)")
+        return await site.describe()
+
+    def fleet_status(self) -> FleetStatus:
+        owner = {s: w for w, sites in self.worker_sites.items() for s in sites}
+        entries = tuple(
+            SiteEntry(
+                name=n,
+                worker=owner.get(n),
+                state=WorkerState.DOWN if self.registry.is_down(n) else WorkerState.UP,
+            )
+            for n in self.fleet.names
+        )
+        return FleetStatus(
+            hub=self.config.name, sites=entries, workers=tuple(self.registry.workers())
+        )
+
+    # -- worker tools ----------------------------------------------------------------------
+
+    def _add_worker_admin_tools(self) -> None:
+        mcp = self.mcp
+
+        @mcp.tool()
+        @_as_tool_error
+        async def register_worker(name: str, url: str, sites: list[str]) -> RegistrationReply:
+            """Join this hub (needs the join token); returns the worker's own credential."""
+            self._require(JOIN)
+            try:
+                credential = self.registry.register(name, url, sites)
+            except RegistrationError as exc:
+                raise HubToolError(exc.message) from None
+            await self._attach(name, url, tuple(sites), credential)
+            log.info("worker %s registered %d site(s) from %s", name, len(sites), url)
+            return RegistrationReply(
+                worker=name,
+                hub=self.config.name,
+                credential=credential,
+                heartbeat_s=self.config.heartbeat_s,
+            )
+
+        @mcp.tool()
+        @_as_tool_error
+        async def heartbeat(name: str) -> HeartbeatAck:
+            """A worker is alive (needs that worker's credential)."""
+            who = self._require(WORKER)
+            if who != name:
+                raise HubToolError(f"this credential belongs to worker {who!r}, not {name!r}")
+            try:
+                record = self.registry.heartbeat(name)
+            except RegistrationError as exc:
+                raise HubToolError(exc.message) from None
+            return HeartbeatAck(worker=name, state=record.state, next_in_s=self.config.heartbeat_s)
+
+    async def _attach(self, worker: str, url: str, sites: tuple[str, ...], credential: str) -> None:
+        old = self.connections.pop(worker, None)
+        conn = McpConnection(url, credential, connect_timeout_s=self.config.site_timeout_s)
+        self.connections[worker] = conn
+        timeout = self.config.site_timeout_s
+        new = [Site(s, McpTransport(conn, s, timeout_s=timeout), timeout_s=timeout) for s in sites]
+        gone = set(self.worker_sites.get(worker, ())) - set(sites)
+        self.fleet.sites = [s for s in self.fleet.sites if s.name not in gone]
+        self.fleet.replace(new)
+        self.worker_sites[worker] = sites
+        if old is not None:
+            await old.close()
+        if self.membership is not None:
+            self.membership.refresh(self.fleet.names)
+
+    # -- resources and prompts -------------------------------------------------------------
+
+    def _add_resources_and_prompts(self) -> None:
+        mcp = self.mcp
+
+        @mcp.resource("fleet://status", mime_type="application/json")
+        @_as_resource_error
+        async def fleet_status() -> str:
+            """Every site and worker of this hub, UP or DOWN."""
+            return self.fleet_status().model_dump_json(indent=2)
+
+        @mcp.resource("sites://{name}", mime_type="application/json")
+        @_as_resource_error
+        async def site_manifest(name: str) -> str:
+            """A site's manifest: providers, facts and tools."""
+            return (await self._describe(name)).model_dump_json(indent=2)
+
+        @mcp.resource("jobs://{job_id}", mime_type="application/json")
+        @_as_resource_error
+        async def job(job_id: str) -> str:
+            """A job's ledger record and state changes (updated events are published)."""
+            return self.events.view(job_id).model_dump_json(indent=2)
+
+        @mcp.prompt()
+        def request_template(
+            kind: str = "cpu",
+            command: str = "python run.py",
+            cores: str = "16",
+            nodes: str = "2",
+            hours: str = "2",
+        ) -> str:
+            """A request in words the hub understands (kind: cpu, gpu, mpi, software)."""
+            template = PROMPTS.get(kind)
+            if template is None:
+                raise HubToolError(f"unknown template {kind!r}; use one of {', '.join(PROMPTS)}")
+            return template.format(command=command, cores=cores, nodes=nodes, hours=hours)
+
+    # -- dual role -------------------------------------------------------------------------
+
+    def _join_parent(self) -> None:
+        parent = self.config.parent
+        assert parent is not None and self.tokens is not None
+        try:
+            join = read_token_file(parent.join_token_file, "parent.join_token_file")[0]
+        except SiteConfigError as exc:
+            raise ConfigurationError(exc.message) from None
+        add_worker_tools(self.mcp, FleetBackend(self.fleet), require_scope(HUB_SCOPE, enabled=True))
+        tokens = self.tokens
+
+        def accept(hub: str, credential: str) -> None:
+            tokens.revoke_client(hub)
+            tokens.grant(credential, hub, HUB_SCOPE)
+
+        self.membership = Membership(
+            hub_url=parent.url,
+            join_token=join,
+            worker=self.config.name,
+            url=parent.advertise_url or self.config.url,
+            sites=self.fleet.names,
+            on_credential=accept,
+        )
+
+    # -- running ---------------------------------------------------------------------------
+
+    async def sweep_forever(self) -> None:
+        """Mark silent workers DOWN (and drop their sessions) every half period."""
+        while True:
+            await asyncio.sleep(self.config.heartbeat_s / 2)
+            for name in self.registry.sweep():
+                log.warning("worker %s missed its heartbeats; marked down", name)
+                conn = self.connections.get(name)
+                if conn is not None:
+                    await conn.close()
+
+    async def background(self, stop: asyncio.Event) -> None:
+        """Run the sweeper, the job follower and (dual role) the membership until ``stop``."""
+        tasks = [asyncio.create_task(self.sweep_forever()), asyncio.create_task(self.events.run())]
+        if self.membership is not None:
+            tasks.append(asyncio.create_task(self.membership.run(stop)))
+        try:
+            await stop.wait()
+        finally:
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            await self.broker.close()
+
+    async def serve_http(self) -> None:
+        """Serve streamable HTTP at ``config.host:config.port`` until interrupted."""
+        import uvicorn
+
+        app = self.mcp.streamable_http_app(host=self.config.host)
+        server = uvicorn.Server(
+            uvicorn.Config(app, host=self.config.host, port=self.config.port, log_level="warning")
+        )
+        self._uvicorn = server
+        stop = asyncio.Event()
+        bg = asyncio.create_task(self.background(stop))
+        try:
+            await server.serve()
+        finally:
+            stop.set()
+            await bg
+
+    def request_stop(self) -> None:
+        """Ask a running :meth:`serve_http` to finish (it returns after a clean shutdown)."""
+        server = getattr(self, "_uvicorn", None)
+        if server is not None:
+            server.should_exit = True
+
+    async def serve_stdio(self) -> None:
+        """Serve one local agent over stdin/stdout until it disconnects."""
+        stop = asyncio.Event()
+        bg = asyncio.create_task(self.background(stop))
+        try:
+            await self.mcp.run_stdio_async()
+        finally:
+            stop.set()
+            await bg

@@ -1,0 +1,347 @@
+"""Federation over MCP with real processes on loopback.
+
+A hub and three workers run as ``secretary serve`` subprocesses on free ports: two workers
+serve simulated sites from the demo fleet's state files, one serves this machine (it really
+runs the dispatched job). Extra workers are started by the tests that kill or freeze them.
+Workers heartbeat every second, so a silent worker is marked down after 3 s. Readiness and
+state changes are awaited by polling with a deadline. The last tests drive the hub through the
+official MCP Inspector CLI (npm ``@modelcontextprotocol/inspector@1.0.3``, the newest release
+that runs on Node 20) and check a hub of hubs (``--role dual``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from conftest import need_service
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "secretary_executor" / "fleets" / "demo"
+SECRETARY = [sys.executable, "-m", "secretary_executor.cli.secretary"]
+INSPECTOR = "@modelcontextprotocol/inspector@1.0.3"
+HEARTBEAT_S = 1.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(check: Callable[[], Any], what: str, timeout_s: float = 30.0) -> Any:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            value = check()
+        except Exception:  # noqa: BLE001 - not ready yet
+            value = None
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.1)
+
+
+class Procs:
+    """Started subprocesses, always killed at teardown."""
+
+    def __init__(self, folder: Path, home: Path) -> None:
+        self.folder = folder
+        self.env = {**os.environ, "SECRETARY_HOME": str(home), "PYTHONPATH": str(ROOT)}
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.logs: list[Any] = []
+
+    def start(self, name: str, argv: list[str]) -> subprocess.Popen[bytes]:
+        log = (self.folder / f"{name}.log").open("wb")
+        self.logs.append(log)
+        proc = subprocess.Popen(
+            SECRETARY + argv, stdout=log, stderr=subprocess.STDOUT, env=self.env, cwd=ROOT
+        )
+        self.procs[name] = proc
+        return proc
+
+    def log(self, name: str) -> str:
+        return (self.folder / f"{name}.log").read_text(errors="replace")
+
+    def stop_all(self) -> None:
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGCONT)
+                proc.terminate()
+        for proc in self.procs.values():
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=5)
+        for log in self.logs:
+            log.close()
+
+
+class Federation:
+    def __init__(self, procs: Procs, url: str, token: str, join_file: Path) -> None:
+        self.procs = procs
+        self.url = url
+        self.token = token
+        self.join_file = join_file
+
+    async def call(self, tool: str, args: dict[str, Any], token: str | None = None) -> Any:
+        headers = {"Authorization": f"Bearer {token or self.token}"}
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=30) as http,
+            Client(streamable_http_client(self.url, http_client=http)) as c,
+        ):
+            return await c.call_tool(tool, args)
+
+    def sites(self) -> dict[str, dict[str, Any]]:
+        r = asyncio.run(self.call("list_sites", {}))
+        return {s["name"]: s for s in r.structured_content["sites"]}
+
+    def worker(self, name: str) -> dict[str, Any]:
+        r = asyncio.run(self.call("list_sites", {}))
+        return next(w for w in r.structured_content["workers"] if w["name"] == name)
+
+    def start_worker(self, name: str, *sites: str) -> subprocess.Popen[bytes]:
+        argv = ["serve", "worker", "--join", self.url, "--join-token-file", str(self.join_file)]
+        argv += ["--name", name, "--port", str(free_port())]
+        for site in sites:
+            argv += ["--site", site]
+        return self.procs.start(name, argv)
+
+
+def _token_file(path: Path) -> str:
+    token = secrets.token_urlsafe(32)
+    path.write_text(token + "\n")
+    return token
+
+
+@pytest.fixture(scope="module")
+def fed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Federation]:
+    folder = tmp_path_factory.mktemp("federation")
+    token = _token_file(folder / "tokens.txt")
+    _token_file(folder / "join.txt")
+    port = free_port()
+    (folder / "hub.yaml").write_text(
+        f"name: hub\nport: {port}\ntoken_file: tokens.txt\njoin_token_file: join.txt\n"
+        f"heartbeat_s: {HEARTBEAT_S}\nsite_timeout_s: 20\njob_poll_s: 0.2\n"
+    )
+    (folder / "here.yaml").write_text(
+        "name: here\nkind: local\nproviders: {enabled: [local, cpu, memory]}\n"
+    )
+    procs = Procs(folder, folder / "home")
+    fed = Federation(procs, f"http://127.0.0.1:{port}/mcp", token, folder / "join.txt")
+    try:
+        procs.start("hub", ["serve", "hub", "--config", str(folder / "hub.yaml")])
+        fed.start_worker("w-campus", str(DEMO / "hpc-campus.yaml"))
+        fed.start_worker("w-gpu", str(DEMO / "cloud-gpu.yaml"))
+        fed.start_worker("w-here", str(folder / "here.yaml"))
+        wait_for(
+            lambda: {"hpc-campus", "cloud-gpu", "here"} <= set(fed.sites()),
+            "three workers to register",
+            timeout_s=90,
+        )
+        yield fed
+    finally:
+        procs.stop_all()
+
+
+def test_negotiate_select_dispatch_and_follow_events(fed: Federation) -> None:
+    async def go() -> dict[str, Any]:
+        headers = {"Authorization": f"Bearer {fed.token}"}
+        out: dict[str, Any] = {}
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=30) as http,
+            Client(streamable_http_client(fed.url, http_client=http)) as c,
+        ):
+            r = await c.call_tool(
+                "negotiate_job",
+                {"text": "2 cores for 10 minutes", "sites": ["hpc-campus", "cloud-gpu", "here"]},
+            )
+            proposals = r.structured_content["proposals"]
+            out["verdicts"] = {p["site"]: p["verdict"] for p in proposals}
+            out["reasons"] = {p["site"]: p["reason"] for p in proposals}
+            rid = r.structured_content["request"]["request_id"]
+            r = await c.call_tool(
+                "select_proposal", {"request_id": rid, "algorithm": "first-ready"}
+            )
+            out["ranked"] = r.structured_content["ranked"]
+            r = await c.call_tool(
+                "dispatch_job",
+                {"request_id": rid, "site": "here", "command": ["python3", "-c", "print(6*7)"]},
+            )
+            assert not r.is_error, r.content[0].text
+            job = r.structured_content["job_id"]
+            out["receipt"] = r.structured_content
+            states = []
+            async with c.listen(resource_subscriptions=[f"jobs://{job}"]) as sub:
+                # The job may have finished before listening started: read once first.
+                async def state() -> str:
+                    res = await c.read_resource(f"jobs://{job}")
+                    return json.loads(res.contents[0].text)["record"]["state"]
+
+                states.append(await state())
+                if states[-1] not in ("COMPLETED", "FAILED"):
+                    async with asyncio.timeout(30):
+                        async for _event in sub:
+                            states.append(await state())
+                            if states[-1] in ("COMPLETED", "FAILED"):
+                                break
+            out["states"] = states
+            r = await c.call_tool("job_status", {"job_id": job})
+            out["status"] = r.structured_content
+        return out
+
+    out = asyncio.run(go())
+    assert out["verdicts"]["here"] == "READY", out["reasons"]
+    assert out["verdicts"]["cloud-gpu"] == "READY", out["reasons"]
+    assert "here" in out["ranked"]
+    assert out["receipt"]["site"] == "here" and out["receipt"]["provider"] == "local"
+    assert out["states"][-1] == "COMPLETED"
+    assert out["status"]["status"]["exit_code"] == 0
+    assert [e["state"] for e in out["status"]["events"]][-1] == "COMPLETED"
+
+
+def test_missing_or_wrong_token_gets_401(fed: Federation) -> None:
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    sites = fed.worker("w-campus")
+    with httpx2.Client(timeout=10) as http:
+        assert http.post(fed.url, json=body).status_code == 401
+        wrong = {"Authorization": "Bearer " + secrets.token_urlsafe(32)}
+        assert http.post(fed.url, json=body, headers=wrong).status_code == 401
+        assert (
+            http.post(fed.url, json=body, headers={"Authorization": fed.token}).status_code == 401
+        )
+        # A worker accepts only the credential its hub was issued, not the hub's client token.
+        bearer = {"Authorization": f"Bearer {fed.token}"}
+        assert http.post(sites["url"], json=body, headers=bearer).status_code == 401
+    join = fed.join_file.read_text().strip()
+    r = asyncio.run(fed.call("negotiate_job", {"text": "1 core"}, token=join))
+    assert r.is_error and "needs a 'client' token" in r.content[0].text
+
+
+def test_kill_9_during_negotiation_reports_unreachable(fed: Federation) -> None:
+    victim = fed.start_worker("w-victim", str(DEMO / "hpc-legacy.yaml"))
+    wait_for(lambda: "hpc-legacy" in fed.sites(), "the victim to register")
+    names = ["hpc-campus", "cloud-gpu", "here", "hpc-legacy"]
+    victim.send_signal(signal.SIGSTOP)  # frozen: the hub's call to it hangs ...
+
+    async def go() -> Any:
+        task = asyncio.create_task(fed.call("negotiate_job", {"text": "4 cores", "sites": names}))
+        await asyncio.sleep(0)  # let the call leave
+        await asyncio.to_thread(time.sleep, 0.3)
+        victim.kill()  # ... and the worker dies mid-negotiation
+        return await task
+
+    r = asyncio.run(go())
+    victim.wait(timeout=10)
+    verdicts = {p["site"]: p for p in r.structured_content["proposals"]}
+    assert verdicts["hpc-legacy"]["verdict"] == "UNREACHABLE"
+    for site in ("hpc-campus", "cloud-gpu", "here"):
+        assert verdicts[site]["verdict"] != "UNREACHABLE", verdicts[site]
+    wait_for(
+        lambda: fed.sites()["hpc-legacy"]["state"] == "DOWN", "the dead worker to be marked down"
+    )
+
+
+def test_silent_worker_is_dropped_then_rejoins(fed: Federation) -> None:
+    sleepy = fed.start_worker("w-sleepy", str(DEMO / "edge-jetson.yaml"))
+    wait_for(lambda: "edge-jetson" in fed.sites(), "the worker to register")
+    sleepy.send_signal(signal.SIGSTOP)
+    wait_for(lambda: fed.sites()["edge-jetson"]["state"] == "DOWN", "the worker to be dropped")
+    r = asyncio.run(fed.call("negotiate_job", {"text": "1 core", "sites": ["edge-jetson", "here"]}))
+    by_site = {p["site"]: p for p in r.structured_content["proposals"]}
+    assert by_site["edge-jetson"]["verdict"] == "UNREACHABLE"
+    assert "heartbeats" in by_site["edge-jetson"]["reason"]
+    assert by_site["here"]["verdict"] != "UNREACHABLE"
+    sleepy.send_signal(signal.SIGCONT)
+    wait_for(lambda: fed.worker("w-sleepy")["joins"] == 2, "the worker to rejoin")
+    assert fed.sites()["edge-jetson"]["state"] == "UP"
+    r = asyncio.run(fed.call("negotiate_job", {"text": "1 core", "sites": ["edge-jetson"]}))
+    assert r.structured_content["proposals"][0]["verdict"] != "UNREACHABLE"
+
+
+def _inspector(tmp: Path) -> list[str] | None:
+    npm, node = shutil.which("npm"), shutil.which("node")
+    if npm is None or node is None:
+        return None
+    folder = Path.home() / ".cache" / "secretary-tests" / "mcp-inspector-1.0.3"
+    cli = folder / "node_modules" / ".bin" / "mcp-inspector"
+    if not cli.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "package.json").write_text('{"name": "inspector-cache", "private": true}')
+        done = subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", INSPECTOR],
+            cwd=folder,
+            capture_output=True,
+            timeout=300,
+            check=False,
+        )
+        if done.returncode != 0 or not cli.exists():
+            return None
+    return [str(cli), "--cli"]
+
+
+def test_an_independent_mcp_client_drives_the_hub(fed: Federation, tmp_path: Path) -> None:
+    """The official MCP Inspector CLI (TypeScript SDK) lists and calls the hub's tools."""
+    cli = _inspector(tmp_path)
+    need_service(cli is not None, "npm/node or the MCP Inspector package is not available")
+    assert cli is not None
+    base = [*cli, fed.url, "--transport", "http", "--header", f"Authorization: Bearer {fed.token}"]
+
+    def run(*extra: str) -> dict[str, Any]:
+        done = subprocess.run(
+            [*base, *extra], capture_output=True, text=True, timeout=60, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout[done.stdout.index("{") :])
+
+    names = {t["name"] for t in run("--method", "tools/list")["tools"]}
+    assert {"negotiate_job", "list_sites", "register_worker"} <= names
+    result = run("--method", "tools/call", "--tool-name", "list_sites")
+    assert "hpc-campus" in json.dumps(result["structuredContent"])
+    denied = subprocess.run(
+        [*cli, fed.url, "--transport", "http", "--method", "tools/list"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert denied.returncode != 0 and "invalid_token" in denied.stdout + denied.stderr
+
+
+def test_hub_of_hubs(fed: Federation, tmp_path: Path) -> None:
+    """A child hub in the dual role registers its own sites with the parent hub."""
+    child_port = free_port()
+    _token_file(tmp_path / "child-tokens.txt")
+    (tmp_path / "fleet.yaml").write_text(
+        f"sites:\n  - name: frontier\n    state_file: {DEMO / 'hpc-frontier-like.yaml'}\n"
+    )
+    (tmp_path / "child.yaml").write_text(
+        f"name: child\nport: {child_port}\ntoken_file: child-tokens.txt\nfleet: fleet.yaml\n"
+        f"heartbeat_s: {HEARTBEAT_S}\n"
+        f"parent: {{url: '{fed.url}', join_token_file: '{fed.join_file}'}}\n"
+    )
+    fed.procs.start(
+        "child", ["serve", "hub", "--role", "dual", "--config", str(tmp_path / "child.yaml")]
+    )
+    wait_for(lambda: "frontier" in fed.sites(), "the child hub's site at the parent")
+    assert fed.sites()["frontier"]["worker"] == "child"
+    r = asyncio.run(fed.call("negotiate_job", {"text": "4 cores", "sites": ["frontier"]}))
+    proposal = r.structured_content["proposals"][0]
+    assert proposal["site"] == "frontier" and proposal["verdict"] != "UNREACHABLE", proposal

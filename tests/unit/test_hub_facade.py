@@ -1,0 +1,90 @@
+"""The hub's MCP facade in process (``mcp.Client(server)``): tools, resources, prompts.
+
+In process the SDK skips HTTP auth, so this hub runs with auth off (loopback, no tokens) over
+the built-in demo fleet; bearer checks are covered by tests/integration/test_federation.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from mcp import Client
+
+from secretary_executor.hub.config import HubConfig
+from secretary_executor.hub.server import Hub
+
+
+def quota(site: str) -> str:
+    """An extension tool loaded from the config's allow-listed modules."""
+    return f"{site}: 1000 node-hours left"
+
+
+def _hub() -> Hub:
+    return Hub(
+        HubConfig.model_validate(
+            {
+                "fleet": "demo",
+                "ledger": ":memory:",
+                "extensions": {"allowed_modules": [__name__], "tools": [f"{__name__}:quota"]},
+            }
+        )
+    )
+
+
+def test_negotiate_select_and_catalogue() -> None:
+    async def go() -> dict[str, Any]:
+        hub = _hub()
+        out: dict[str, Any] = {}
+        async with Client(hub.mcp) as c:
+            tools = {t.name for t in (await c.list_tools()).tools}
+            out["tools"] = tools
+            r = await c.call_tool("negotiate_job", {"text": "4 cores for 1 hour"})
+            out["negotiation"] = r.structured_content
+            rid = r.structured_content["request"]["request_id"]
+            r = await c.call_tool("select_proposal", {"request_id": rid, "algorithm": "min-cost"})
+            out["selection"] = r.structured_content
+            r = await c.call_tool("select_proposal", {"request_id": "nope"})
+            out["unknown"] = (r.is_error, r.content[0].text)
+            r = await c.call_tool("list_selection_algorithms", {})
+            out["algorithms"] = [a["name"] for a in r.structured_content["algorithms"]]
+            r = await c.call_tool(
+                "register_worker", {"name": "w", "url": "http://x/mcp", "sites": ["a"]}
+            )
+            out["register"] = (r.is_error, r.content[0].text)
+            r = await c.call_tool("quota", {"site": "here"})
+            out["quota"] = r.content[0].text
+            res = await c.read_resource("fleet://status")
+            out["fleet"] = json.loads(res.contents[0].text)
+            res = await c.read_resource("sites://hpc-campus")
+            out["manifest"] = json.loads(res.contents[0].text)
+            p = await c.get_prompt("request_template", {"kind": "mpi", "nodes": "4"})
+            out["prompt"] = p.messages[0].content.text
+        await hub.broker.close()
+        return out
+
+    out = asyncio.run(go())
+    assert {
+        "negotiate_job",
+        "select_proposal",
+        "dispatch_job",
+        "job_status",
+        "cancel_job",
+        "list_sites",
+        "describe_site",
+        "list_selection_algorithms",
+        "register_worker",
+        "heartbeat",
+        "quota",
+    } <= out["tools"]
+    sites = [p["site"] for p in out["negotiation"]["proposals"]]
+    assert "local" in sites and "hpc-campus" in sites
+    assert out["selection"]["algorithm"] == "min-cost" and out["selection"]["chosen"]
+    assert out["unknown"][0] and "call negotiate_job first" in out["unknown"][1]
+    assert "soonest" in out["algorithms"]
+    assert out["register"][0] and "accepts no workers" in out["register"][1]
+    assert "1000 node-hours" in out["quota"]
+    assert {s["name"] for s in out["fleet"]["sites"]} >= {"local", "hpc-campus"}
+    assert out["manifest"]["name"] == "hpc-campus"
+    assert "4 nodes" in out["prompt"]
