@@ -183,7 +183,7 @@ class Broker:
         result = await self.negotiate(request)
         outcome = self.select(result, algorithm)
         if outcome.chosen is None:
-            raise SelectionError(_no_choice_message(result))
+            raise SelectionError(no_choice_message(result))
         ranked = [result.proposal(name) for name in outcome.ranked]
         candidates = [p for p in ranked if p is not None] or [outcome.chosen]
         errors: list[str] = []
@@ -257,7 +257,8 @@ class Broker:
         await self.fleet.close()
 
 
-def _no_choice_message(result: NegotiationResult) -> str:
+def no_choice_message(result: NegotiationResult) -> str:
+    """Why nothing could be selected, for the person who sent the request."""
     if result.verdict is Verdict.NEEDS_INFORMATION:
         return "the request is too vague to judge; add " + " ".join(result.missing)
     reasons = [f"{p.site}: {p.verdict.value} ({p.reason})" for p in result.proposals]

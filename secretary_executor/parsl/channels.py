@@ -1,0 +1,302 @@
+"""Execution channels: how a user's Python function reaches the site that was chosen for it.
+
+The secretary functions decide *where*; a channel carries the task *there*. Each channel is a
+:class:`concurrent.futures.Executor` for one site, with one extra promise the executor's
+failover depends on: every failure is a :class:`~secretary_executor.errors.SecretaryError`
+whose ``transient`` flag is True exactly when the task never started at the site (the site was
+down, refused it, or the service never accepted it), so running it elsewhere cannot repeat any
+of its effects.
+
+* :class:`EngineChannel`: a Globus Compute endpoint engine here (the offline stand-in).
+* :class:`GlobusChannel`: a ``globus_compute_sdk.Executor`` bound to the site's endpoint.
+* :class:`ParslChannel`: any Parsl executor (HTEX to a cluster, a ThreadPoolExecutor...).
+* :class:`ThreadChannel`: threads in this process, no serialization (a site that is this
+  machine; also isolates the executor's own overhead in benchmarks).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from abc import abstractmethod
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from typing import Any
+
+from globus_compute_endpoint.engines import GlobusComputeEngine
+from parsl.executors.base import ParslExecutor
+
+from secretary_executor.errors import SecretaryError
+from secretary_executor.sites.engine import EngineRunner, EngineTaskError
+
+
+class ChannelError(SecretaryError):
+    """A task failed in a channel; ``transient`` is True when it never started."""
+
+
+class ExecutionChannel(Executor):
+    """Runs Python callables at one site.
+
+    Subclasses implement :meth:`submit_task`; ``submit(fn, *args, **kwargs)`` (the
+    ``concurrent.futures`` form) calls it with an empty resource specification.
+    """
+
+    name: str = "channel"
+
+    def start(self) -> None:
+        """Prepare the channel (idempotent). The default needs nothing."""
+
+    @abstractmethod
+    def submit_task(
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        resource_specification: dict[str, Any],
+    ) -> Future[Any]:
+        """Send ``fn(*args, **kwargs)`` to the site.
+
+        Returns:
+            A future that ends with the function's value or a :class:`SecretaryError`
+            (``transient`` True when the task never started).
+
+        Raises:
+            SecretaryError: the channel cannot take the task now (``transient`` True).
+        """
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        return self.submit_task(fn, tuple(args), dict(kwargs), {})
+
+
+class EngineChannel(ExecutionChannel):
+    """A site's Globus Compute engine, run here through an :class:`EngineRunner`.
+
+    Args:
+        runner: the runner (shared with the site's :class:`LocalEngineTransport`).
+        name: a name for messages.
+
+    Thread- and ProcessPoolEngine reject any resource specification, and GlobusComputeEngine
+    accepts only ``priority``; other keys are dropped here rather than failing the task.
+    """
+
+    def __init__(self, runner: EngineRunner, *, name: str = "engine") -> None:
+        self.runner = runner
+        self.name = name
+        engine = runner.engine
+        self.accepted_keys: frozenset[str] = (
+            frozenset({"priority"}) if isinstance(engine, GlobusComputeEngine) else frozenset()
+        )
+
+    def __repr__(self) -> str:
+        return f"EngineChannel({self.name!r}, {self.runner!r})"
+
+    def start(self) -> None:
+        self.runner.start()
+
+    def submit_task(
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        resource_specification: dict[str, Any],
+    ) -> Future[Any]:
+        spec = {k: v for k, v in resource_specification.items() if k in self.accepted_keys}
+        # EngineTaskError already carries transient = "never started".
+        return self.runner.submit(fn, args, kwargs, resource_specification=spec)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.runner.shutdown()
+
+
+class ThreadChannel(ExecutionChannel):
+    """Runs functions in a thread pool in this process (no serialization, no engine).
+
+    Args:
+        max_workers: threads in the pool.
+        name: a name for messages.
+
+    After :meth:`shutdown`, submissions fail with a transient :class:`ChannelError`.
+    """
+
+    def __init__(self, max_workers: int = 4, *, name: str = "threads") -> None:
+        self.name = name
+        self.max_workers = max_workers
+        self._pool: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"ThreadChannel({self.name!r}, max_workers={self.max_workers})"
+
+    def start(self) -> None:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.max_workers, thread_name_prefix=self.name)
+
+    def submit_task(
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        resource_specification: dict[str, Any],
+    ) -> Future[Any]:
+        pool = self._pool
+        if pool is None:
+            raise ChannelError(f"{self.name}: the channel is not started", transient=True)
+        try:
+            return pool.submit(fn, *args, **kwargs)
+        except RuntimeError as exc:  # "cannot schedule new futures after shutdown"
+            raise ChannelError(f"{self.name}: {exc}", transient=True) from None
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+class GlobusChannel(ExecutionChannel):
+    """A Globus Compute endpoint through the SDK's ``Executor``.
+
+    Args:
+        executor: a ``globus_compute_sdk.Executor`` whose ``endpoint_id`` is the site's endpoint.
+        name: a name for messages.
+
+    ``user_endpoint_config`` in a task's resource specification is sent as the endpoint's
+    user configuration (templated multi-user endpoints); the rest as its
+    ``resource_specification``, as Parsl's ``GlobusComputeExecutor`` does. A task whose
+    submission the service never acknowledged (no ``task_id``: network, auth, rate limit)
+    fails with a transient :class:`ChannelError`.
+    """
+
+    def __init__(self, executor: Any, *, name: str = "globus") -> None:
+        self.executor = executor
+        self.name = name
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"GlobusChannel({self.name!r}, endpoint={self.executor.endpoint_id})"
+
+    def submit_task(
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        resource_specification: dict[str, Any],
+    ) -> Future[Any]:
+        spec = dict(resource_specification)
+        uep = spec.pop("user_endpoint_config", None)
+        with self._lock:
+            saved = (self.executor.resource_specification, self.executor.user_endpoint_config)
+            try:
+                self.executor.resource_specification = spec or None
+                self.executor.user_endpoint_config = uep
+                inner = self.executor.submit(fn, *args, **kwargs)
+            except Exception as exc:  # noqa: BLE001 - SDK and network errors vary
+                raise ChannelError(
+                    f"{self.name}: the Globus Compute executor refused the task: {exc}",
+                    transient=True,
+                ) from None
+            finally:
+                self.executor.resource_specification, self.executor.user_endpoint_config = saved
+        return _mapped(inner, self.name)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.executor.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+def _mapped(inner: Future[Any], name: str) -> Future[Any]:
+    out: Future[Any] = Future()
+
+    def done(f: Future[Any]) -> None:
+        if f.cancelled():
+            out.set_exception(ChannelError(f"{name}: the task was cancelled", transient=True))
+            return
+        exc = f.exception()
+        if exc is None:
+            out.set_result(f.result())
+        elif isinstance(exc, SecretaryError):
+            out.set_exception(exc)
+        else:
+            accepted = getattr(f, "task_id", None) is not None
+            out.set_exception(
+                ChannelError(f"{name}: {type(exc).__name__}: {exc}", transient=not accepted)
+            )
+
+    inner.add_done_callback(done)
+    return out
+
+
+class ParslChannel(ExecutionChannel):
+    """Any Parsl executor, driven directly (it is not registered with the DataFlowKernel).
+
+    Args:
+        executor: the Parsl executor; ``start`` gives it ``run_dir`` and starts it.
+        run_dir: where it keeps its files.
+        name: a name for messages.
+
+    Exceptions raised by the executor's ``submit`` are transient (it took nothing); failures
+    on its futures are not, since the task may have run.
+    """
+
+    def __init__(
+        self, executor: ParslExecutor, *, run_dir: str | os.PathLike[str], name: str = "parsl"
+    ) -> None:
+        self.executor = executor
+        self.run_dir = str(run_dir)
+        self.name = name
+        self._started = False
+
+    def __repr__(self) -> str:
+        return f"ParslChannel({self.name!r}, {type(self.executor).__name__})"
+
+    def start(self) -> None:
+        if self._started:
+            return
+        os.makedirs(self.run_dir, exist_ok=True)
+        self.executor.run_dir = self.run_dir
+        self.executor.start()
+        self._started = True
+
+    def submit_task(
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        resource_specification: dict[str, Any],
+    ) -> Future[Any]:
+        try:
+            inner = self.executor.submit(fn, resource_specification, *args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - executors raise their own types
+            raise ChannelError(
+                f"{self.name}: {type(exc).__name__}: {exc}", transient=True
+            ) from None
+        return _mapped_parsl(inner, self.name)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        if self._started:
+            self.executor.shutdown()
+
+
+def _mapped_parsl(inner: Future[Any], name: str) -> Future[Any]:
+    out: Future[Any] = Future()
+
+    def done(f: Future[Any]) -> None:
+        exc = None if f.cancelled() else f.exception()
+        if f.cancelled():
+            out.set_exception(ChannelError(f"{name}: the task was cancelled", transient=True))
+        elif exc is None:
+            out.set_result(f.result())
+        else:
+            out.set_exception(ChannelError(f"{name}: {type(exc).__name__}: {exc}"))
+
+    inner.add_done_callback(done)
+    return out
+
+
+__all__ = [
+    "ChannelError",
+    "EngineChannel",
+    "EngineTaskError",
+    "ExecutionChannel",
+    "GlobusChannel",
+    "ParslChannel",
+    "ThreadChannel",
+]
