@@ -14,22 +14,14 @@ from typing import ClassVar
 
 from providers.categories import NetworkProvider
 from providers.facts import NetworkFacts, NetworkInterface
-from providers.network.rdma_sysfs import RdmaPort, is_omnipath, read_ports, sysfs_root
+from providers.network.rdma_sysfs import RdmaPort, fabric_facts, is_infiniband, port_interfaces
+
+FABRIC = "infiniband"
 
 
 def infiniband_interfaces(ports: list[RdmaPort]) -> list[NetworkInterface]:
     """The InfiniBand ports among ``ports`` as interfaces named ``<device>:<port>``."""
-    return [
-        NetworkInterface(
-            name=f"{p.device}:{p.port}",
-            fabric="infiniband",
-            speed_gbps=p.rate_gbps,
-            rdma=True,
-            state=p.state,
-        )
-        for p in ports
-        if p.link_layer.lower() == "infiniband" and not is_omnipath(p)
-    ]
+    return port_interfaces(ports, fabric=FABRIC, claims=is_infiniband)
 
 
 class InfiniBandProvider(NetworkProvider):
@@ -52,6 +44,4 @@ class InfiniBandProvider(NetworkProvider):
         Raises:
             ProviderError: the sysfs tree exists but cannot be read.
         """
-        ports = read_ports(sysfs_root(self.options))
-        found = infiniband_interfaces(ports or [])
-        return NetworkFacts(interfaces=tuple(found)) if found else None
+        return fabric_facts(self.options, fabric=FABRIC, claims=is_infiniband)

@@ -13,22 +13,14 @@ from typing import ClassVar
 
 from providers.categories import NetworkProvider
 from providers.facts import NetworkFacts, NetworkInterface
-from providers.network.rdma_sysfs import RdmaPort, is_omnipath, read_ports, sysfs_root
+from providers.network.rdma_sysfs import RdmaPort, fabric_facts, is_omnipath, port_interfaces
+
+FABRIC = "omnipath"
 
 
 def omnipath_interfaces(ports: list[RdmaPort]) -> list[NetworkInterface]:
     """The Omni-Path ports among ``ports`` as interfaces named ``<device>:<port>``."""
-    return [
-        NetworkInterface(
-            name=f"{p.device}:{p.port}",
-            fabric="omnipath",
-            speed_gbps=p.rate_gbps,
-            rdma=True,
-            state=p.state,
-        )
-        for p in ports
-        if is_omnipath(p)
-    ]
+    return port_interfaces(ports, fabric=FABRIC, claims=is_omnipath)
 
 
 class OmniPathProvider(NetworkProvider):
@@ -49,6 +41,4 @@ class OmniPathProvider(NetworkProvider):
         Raises:
             ProviderError: the sysfs tree exists but cannot be read.
         """
-        ports = read_ports(sysfs_root(self.options))
-        found = omnipath_interfaces(ports or [])
-        return NetworkFacts(interfaces=tuple(found)) if found else None
+        return fabric_facts(self.options, fabric=FABRIC, claims=is_omnipath)

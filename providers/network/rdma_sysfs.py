@@ -3,20 +3,22 @@
 Every verbs device (InfiniBand HCAs, Omni-Path HFIs, RoCE NICs) has one folder per port with
 ``rate`` (``100 Gb/sec (4X EDR)``), ``state`` (``4: ACTIVE``) and ``link_layer``
 (``InfiniBand`` or ``Ethernet``). The InfiniBand and Omni-Path providers share this reader
-and differ only in which devices they claim. The sysfs root is ``/sys`` unless a provider's
-``options["sysfs_root"]`` names another folder (tests build a tree there).
+and :func:`fabric_facts`, and differ only in which ports they claim (:func:`is_infiniband`,
+:func:`is_omnipath`). The sysfs root is ``/sys`` unless a provider's ``options["sysfs_root"]``
+names another folder (tests build a tree there).
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from providers.errors import ProviderError
+from providers.facts import NetworkFacts, NetworkInterface
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +78,8 @@ def parse_state(text: str) -> str:
     return "up" if match.group(2) in USABLE_PORT_STATES else "down"
 
 
-def _read(path: Path) -> str | None:
+def read_value(path: Path) -> str | None:
+    """A one-value sysfs file, stripped; None when it is missing or unreadable."""
     try:
         return path.read_text().strip()
     except (OSError, UnicodeDecodeError):
@@ -126,14 +129,14 @@ def read_ports(root: Path) -> list[RdmaPort] | None:
             raise ProviderError(f"RDMA device {device_dir.name} has no ports in {ports_dir}")
         driver = device_driver(device_dir)
         for port_dir in port_dirs:
-            state = _read(port_dir / "state")
+            state = read_value(port_dir / "state")
             if state is None:
                 raise ProviderError(f"cannot read {port_dir / 'state'}")
             try:
                 up = parse_state(state)
             except ProviderError as exc:
                 raise ProviderError(f"{port_dir / 'state'}: {exc.message}") from None
-            rate_text = _read(port_dir / "rate")
+            rate_text = read_value(port_dir / "rate")
             rate = parse_rate(rate_text)
             if rate is None:
                 log.warning("unreadable rate %r in %s", rate_text, port_dir)
@@ -143,7 +146,7 @@ def read_ports(root: Path) -> list[RdmaPort] | None:
                     port=int(port_dir.name),
                     rate_gbps=rate,
                     state=up,
-                    link_layer=_read(port_dir / "link_layer") or "InfiniBand",
+                    link_layer=read_value(port_dir / "link_layer") or "InfiniBand",
                     driver=driver,
                 )
             )
@@ -153,3 +156,41 @@ def read_ports(root: Path) -> list[RdmaPort] | None:
 def is_omnipath(port: RdmaPort) -> bool:
     """True for an Intel/Cornelis Omni-Path HFI (driver ``hfi1``, devices ``hfi1_<n>``)."""
     return port.driver == "hfi1" or port.device.startswith("hfi1")
+
+
+def is_infiniband(port: RdmaPort) -> bool:
+    """True for an InfiniBand port: link layer InfiniBand on a device that is not Omni-Path."""
+    return port.link_layer.lower() == "infiniband" and not is_omnipath(port)
+
+
+def port_interfaces(
+    ports: Iterable[RdmaPort], *, fabric: str, claims: Callable[[RdmaPort], bool]
+) -> list[NetworkInterface]:
+    """The ports that ``claims`` accepts, as RDMA interfaces named ``<device>:<port>``."""
+    return [
+        NetworkInterface(
+            name=f"{p.device}:{p.port}",
+            fabric=fabric,
+            speed_gbps=p.rate_gbps,
+            rdma=True,
+            state=p.state,
+        )
+        for p in ports
+        if claims(p)
+    ]
+
+
+def fabric_facts(
+    options: Mapping[str, Any], *, fabric: str, claims: Callable[[RdmaPort], bool]
+) -> NetworkFacts | None:
+    """The facts of one verbs fabric: the ports ``claims`` accepts under the sysfs root.
+
+    InfiniBand and Omni-Path devices share one sysfs class folder, so each provider reads
+    every port and keeps its own; None (absent) when it keeps none.
+
+    Raises:
+        ProviderError: the ``sysfs_root`` option is not a path, or the tree cannot be read.
+    """
+    ports = read_ports(sysfs_root(options))
+    found = port_interfaces(ports or [], fabric=fabric, claims=claims)
+    return NetworkFacts(interfaces=tuple(found)) if found else None

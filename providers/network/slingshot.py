@@ -16,17 +16,8 @@ from typing import ClassVar
 from providers.categories import NetworkProvider
 from providers.errors import ProviderError
 from providers.facts import NetworkFacts, NetworkInterface
-from providers.network.ethernet import speed_gbps
+from providers.network.ethernet import HSN_PREFIX, sysfs_interface
 from providers.network.rdma_sysfs import sysfs_root
-
-HSN_PREFIX = "hsn"
-
-
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text().strip()
-    except (OSError, UnicodeDecodeError):
-        return None
 
 
 def _list(folder: Path) -> list[Path]:
@@ -44,18 +35,10 @@ def slingshot_interfaces(root: Path) -> list[NetworkInterface]:
     Raises:
         ProviderError: ``class/cxi`` or ``class/net`` exists but cannot be listed.
     """
-    found: list[NetworkInterface] = []
     hsn = [p for p in _list(root / "class" / "net") if p.name.startswith(HSN_PREFIX)]
-    for iface in hsn:
-        found.append(
-            NetworkInterface(
-                name=iface.name,
-                fabric="slingshot",
-                speed_gbps=speed_gbps(_read(iface / "speed")),
-                rdma=True,
-                state=_read(iface / "operstate") or "unknown",
-            )
-        )
+    found: list[NetworkInterface] = [
+        sysfs_interface(iface, fabric="slingshot", rdma=True) for iface in hsn
+    ]
     covered = {p.name.removeprefix(HSN_PREFIX) for p in hsn}
     for device in _list(root / "class" / "cxi"):
         if device.name.removeprefix("cxi") in covered:

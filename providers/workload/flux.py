@@ -33,6 +33,7 @@ from providers.facts import Partition, WorkloadFacts
 from providers.jobspec import JobSpec, SubmitResult
 from providers.wire.jobs import JobState, JobStatus
 from providers.workload.batch import job_folder, translate_state
+from providers.workload.scheduler_io import cancel_then_status
 
 MANAGER = "flux"
 DEFAULT_TIMEOUT_S = 30.0
@@ -467,11 +468,10 @@ class FluxProvider(WorkloadProvider):
 
     def _cancel(self, native_id: str) -> JobStatus:
         """``flux cancel`` an active job; a finished or unknown job is left as it is."""
-        status = self._status(native_id)
-        if status.state.terminal or status.state is JobState.UNKNOWN:
-            return status
-        try:
-            self._run(["flux", "cancel", native_id])
-        except CommandError as exc:
-            raise ProviderError(f"flux cancel failed: {exc.message}", transient=True) from None
-        return self._status(native_id)
+        return cancel_then_status(
+            native_id,
+            status=self._status,
+            run=self._run,
+            argv=["flux", "cancel", native_id],
+            what="flux cancel",
+        )

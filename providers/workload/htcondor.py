@@ -34,6 +34,7 @@ from providers.facts import Partition, WorkloadFacts
 from providers.jobspec import JobSpec, SubmitResult
 from providers.wire.jobs import JobState, JobStatus
 from providers.workload.batch import job_folder, script_path, translate_state
+from providers.workload.scheduler_io import cancel_then_status
 
 MANAGER = "htcondor"
 NATIVE_ID_RE = re.compile(r"^\d{1,12}\.\d{1,9}$")
@@ -518,11 +519,10 @@ class HTCondorProvider(WorkloadProvider):
 
     def _cancel(self, native_id: str) -> JobStatus:
         """``condor_rm`` a queued or running job; a finished or unknown job is left as it is."""
-        status = self._status(native_id)
-        if status.state.terminal or status.state is JobState.UNKNOWN:
-            return status
-        try:
-            self._run(["condor_rm", native_id])
-        except CommandError as exc:
-            raise ProviderError(f"condor_rm failed: {exc.message}", transient=True) from None
-        return self._status(native_id)
+        return cancel_then_status(
+            native_id,
+            status=self._status,
+            run=self._run,
+            argv=["condor_rm", native_id],
+            what="condor_rm",
+        )

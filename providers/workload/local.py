@@ -9,6 +9,7 @@ process, including one started after the submitter exited.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import platform
@@ -56,7 +57,25 @@ BUSY_LOAD_OPTION = "busy_load_fraction"
 """Site option: 1-minute load per logical CPU from which the machine counts as busy (unset: the
 load of other processes is not considered)."""
 
-_RUNNERS: dict[int, subprocess.Popen[bytes]] = {}
+
+class _RunnerProcess(subprocess.Popen[bytes]):
+    """A job runner started by this process, which may outlive it on purpose.
+
+    Popen warns ("subprocess N is still running") when an object whose child has not been
+    waited for is collected, because that child could become a zombie. A runner still working
+    when this process exits is the exception: it belongs to its job, and once this process is
+    gone init adopts and reaps it. :func:`_release_runners` marks such runners ``detached`` so
+    that their collection at exit stays silent; every other case keeps Popen's warning.
+    """
+
+    detached: bool = False
+
+    def __del__(self) -> None:
+        if not self.detached:
+            super().__del__()
+
+
+_RUNNERS: dict[int, _RunnerProcess] = {}
 """Runner processes started by this process, kept so they can be reaped (no zombies)."""
 _RUNNERS_LOCK = threading.Lock()
 
@@ -72,6 +91,23 @@ def _reap() -> None:
         for pid, proc in list(_RUNNERS.items()):
             if proc.poll() is not None:
                 del _RUNNERS[pid]
+
+
+def _release_runners() -> None:
+    """At interpreter exit, reap the runners that have ended and let the others run on alone.
+
+    Jobs keep running after the submitting process exits, so nothing is waited for or stopped
+    here: a runner that has ended is collected now (it would otherwise be reported as still
+    running), and one that is still working is marked ``detached`` (see :class:`_RunnerProcess`).
+    """
+    with _RUNNERS_LOCK:
+        for proc in _RUNNERS.values():
+            if proc.poll() is None:
+                proc.detached = True
+        _RUNNERS.clear()
+
+
+atexit.register(_release_runners)
 
 
 def _read(path: Path) -> str | None:
@@ -231,7 +267,7 @@ class LocalMachineProvider(WorkloadProvider):
             open(job_dir / RUNNER_ERR_FILE, "wb") as err,
         ):
             try:
-                proc = subprocess.Popen(  # noqa: S603 - fixed argument list, never a shell
+                proc = _RunnerProcess(  # a Popen: fixed argument list, never a shell
                     argv,
                     cwd=job_dir,
                     env=_runner_environment(),

@@ -33,12 +33,13 @@ from providers.workload.scheduler_io import (
     SUBMIT_TIMEOUT_S,
     NodeRecord,
     as_int,
+    cancel_unless_finished,
     check_native_id,
     find_version,
-    load_json_object,
     parse_size_gb,
     partition_of,
     present,
+    run_json_object,
     run_stdout,
     write_private,
 )
@@ -266,9 +267,6 @@ class LSFProvider(WorkloadProvider):
         "lshosts -w (every queue is taken to reach every host; max walltime not reported)"
     )
 
-    def _json(self, argv: tuple[str, ...]) -> dict[str, Any]:
-        return load_json_object(run_stdout(self.runner, MANAGER, argv), MANAGER, argv)
-
     def _probe(self) -> WorkloadFacts | None:
         """Read LSF; None when ``lsid``/``bqueues`` are not installed here.
 
@@ -288,8 +286,8 @@ class LSFProvider(WorkloadProvider):
         return lsf_facts(
             lsid=lsid,
             default_queue=default_queue,
-            queues=self._json(BQUEUES),
-            hosts=self._json(BHOSTS),
+            queues=run_json_object(self.runner, MANAGER, BQUEUES),
+            hosts=run_json_object(self.runner, MANAGER, BHOSTS),
             lshosts=run_stdout(self.runner, MANAGER, LSHOSTS),
         )
 
@@ -321,7 +319,7 @@ class LSFProvider(WorkloadProvider):
         check_native_id(native_id, NATIVE_ID, MANAGER, "1234")
         argv = ("bjobs", "-o", "jobid stat exit_code exit_reason", "-json", native_id)
         try:
-            data = self._json(argv)
+            data = run_json_object(self.runner, MANAGER, argv)
         except CommandError as exc:
             if "not found" in (exc.stdout + exc.stderr).lower():
                 return self._job_state(native_id, JobState.UNKNOWN, None, "LSF does not know it")
@@ -336,17 +334,13 @@ class LSFProvider(WorkloadProvider):
 
     def _cancel(self, native_id: str) -> JobStatus:
         """``bkill ID`` unless the job already finished; finished jobs keep their state."""
-        before = self._status(native_id)
-        if before.state.terminal or before.state is JobState.UNKNOWN:
-            return before
-        try:
-            run_stdout(self.runner, MANAGER, ("bkill", native_id), timeout_s=SUBMIT_TIMEOUT_S)
-        except CommandError:
-            after = self._status(native_id)
-            if after.state.terminal:
-                return after
-            raise
-        return self._job_state(native_id, JobState.CANCELLED, None, "bkill accepted")
+        return cancel_unless_finished(
+            native_id,
+            status=self._status,
+            runner=self.runner,
+            manager=MANAGER,
+            argv=("bkill", native_id),
+        )
 
     def _job_state(
         self, native_id: str, state: JobState, exit_code: int | None, message: str

@@ -20,7 +20,7 @@ import xml.etree.ElementTree as ET
 from typing import ClassVar
 
 from providers.categories import WorkloadProvider
-from providers.errors import CommandError, ProviderError
+from providers.errors import ProviderError
 from providers.facts import Partition, WorkloadFacts
 from providers.wire.jobs import JobState
 from providers.workload.batch import translate_state
@@ -28,11 +28,11 @@ from providers.workload.scheduler_io import (
     NodeRecord,
     as_int,
     find_version,
-    load_xml,
     parse_size_gb,
     partition_of,
     present,
-    run_stdout,
+    run_xml,
+    version_banner,
 )
 
 MANAGER = "moab"
@@ -172,12 +172,7 @@ class MoabProvider(WorkloadProvider):
         """
         if not present(self.runner, "showq", "mdiag"):
             return None
-        try:
-            banner = self.runner.run(list(SHOWQ_VERSION), timeout_s=10.0).stdout
-        except CommandError:
-            banner = ""
-        showq = load_xml(run_stdout(self.runner, MANAGER, SHOWQ_XML), MANAGER, SHOWQ_XML)
-        nodes = load_xml(
-            run_stdout(self.runner, MANAGER, MDIAG_NODES_XML), MANAGER, MDIAG_NODES_XML
-        )
+        banner = version_banner(self.runner, SHOWQ_VERSION) or ""
+        showq = run_xml(self.runner, MANAGER, SHOWQ_XML)
+        nodes = run_xml(self.runner, MANAGER, MDIAG_NODES_XML)
         return moab_facts(version=find_version(banner), showq=showq, nodes=nodes)

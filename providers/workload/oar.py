@@ -23,7 +23,7 @@ from collections import defaultdict
 from typing import Any, ClassVar
 
 from providers.categories import WorkloadProvider
-from providers.errors import CommandError, ProviderError
+from providers.errors import ProviderError
 from providers.facts import WorkloadFacts
 from providers.wire.jobs import JobState
 from providers.workload.batch import translate_state
@@ -36,6 +36,7 @@ from providers.workload.scheduler_io import (
     partition_of,
     present,
     run_stdout,
+    version_banner,
 )
 
 MANAGER = "oar"
@@ -169,10 +170,7 @@ class OARProvider(WorkloadProvider):
         """
         if not present(self.runner, "oarnodes", "oarstat"):
             return None
-        try:
-            banner = self.runner.run(list(OARSTAT_VERSION), timeout_s=10.0).stdout
-        except CommandError:
-            banner = ""
+        banner = version_banner(self.runner, OARSTAT_VERSION) or ""
         nodes = load_json(run_stdout(self.runner, MANAGER, OARNODES_JSON), MANAGER, OARNODES_JSON)
         jobs_text = run_stdout(self.runner, MANAGER, OARSTAT_JSON)
         jobs = load_json(jobs_text, MANAGER, OARSTAT_JSON) if jobs_text.strip() else {}

@@ -39,13 +39,15 @@ from providers.workload.scheduler_io import (
     SUBMIT_TIMEOUT_S,
     NodeRecord,
     as_int,
+    cancel_unless_finished,
     check_native_id,
     find_version,
-    load_json_object,
     parse_size_gb,
     partition_of,
     present,
+    run_json_object,
     run_stdout,
+    version_banner,
     write_private,
 )
 
@@ -326,9 +328,6 @@ class PBSProvider(WorkloadProvider):
         "qstat -B/-Q/-f -F json and pbsnodes -a -F json"
     )
 
-    def _json(self, argv: tuple[str, ...]) -> dict[str, Any]:
-        return load_json_object(run_stdout(self.runner, MANAGER, argv), MANAGER, argv)
-
     def _probe(self) -> WorkloadFacts | None:
         """Read queues, nodes and jobs; None when PBS Pro/OpenPBS is not installed here.
 
@@ -338,23 +337,19 @@ class PBSProvider(WorkloadProvider):
         """
         if not present(self.runner, "qstat", "pbsnodes"):
             return None
-        try:
-            banner = self.runner.run(list(QSTAT_VERSION), timeout_s=10.0).stdout
-        except CommandError:
-            return None
-        if "pbs_version" not in banner:
+        banner = version_banner(self.runner, QSTAT_VERSION)
+        if banner is None or "pbs_version" not in banner:
             return None  # another scheduler's qstat (Torque, Grid Engine)
         try:
-            server: dict[str, Any] | None = self._json(QSTAT_SERVER)
+            server: dict[str, Any] | None = run_json_object(self.runner, MANAGER, QSTAT_SERVER)
         except ProviderError:
             server = None  # only the default queue and server name come from here
-        jobs_text = run_stdout(self.runner, MANAGER, QSTAT_JOBS)
-        jobs = load_json_object(jobs_text, MANAGER, QSTAT_JOBS)
+        jobs = run_json_object(self.runner, MANAGER, QSTAT_JOBS)
         return pbs_facts(
             version=find_version(banner),
             server=server,
-            queues=self._json(QSTAT_QUEUES),
-            nodes=self._json(PBSNODES),
+            queues=run_json_object(self.runner, MANAGER, QSTAT_QUEUES),
+            nodes=run_json_object(self.runner, MANAGER, PBSNODES),
             jobs=jobs,
         )
 
@@ -383,7 +378,7 @@ class PBSProvider(WorkloadProvider):
         check_native_id(native_id, NATIVE_ID, MANAGER, "1234.server")
         argv = ("qstat", "-x", "-f", "-F", "json", native_id)
         try:
-            data = self._json(argv)
+            data = run_json_object(self.runner, MANAGER, argv)
         except CommandError as exc:
             if "unknown job" in (exc.stderr + exc.stdout).lower():
                 return self._job_state(native_id, JobState.UNKNOWN, None, "PBS does not know it")
@@ -403,17 +398,13 @@ class PBSProvider(WorkloadProvider):
 
         Postcondition: PBS accepted the deletion (CANCELLED) or the job had ended.
         """
-        before = self._status(native_id)
-        if before.state.terminal or before.state is JobState.UNKNOWN:
-            return before
-        try:
-            run_stdout(self.runner, MANAGER, ("qdel", native_id), timeout_s=SUBMIT_TIMEOUT_S)
-        except CommandError:
-            after = self._status(native_id)
-            if after.state.terminal:
-                return after
-            raise
-        return self._job_state(native_id, JobState.CANCELLED, None, "qdel accepted")
+        return cancel_unless_finished(
+            native_id,
+            status=self._status,
+            runner=self.runner,
+            manager=MANAGER,
+            argv=("qdel", native_id),
+        )
 
     def _job_state(
         self, native_id: str, state: JobState, exit_code: int | None, message: str

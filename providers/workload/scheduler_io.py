@@ -1,5 +1,5 @@
 """Reading batch schedulers' command output as data: shared by the PBS, Torque, LSF, Cobalt,
-Moab and OAR providers.
+Moab and OAR providers (and, for cancelling jobs, by Flux and HTCondor).
 
 Every scheduler provider runs a few read-only commands and turns their output into
 :class:`providers.facts.WorkloadFacts`. The parts they all need live here, once:
@@ -8,7 +8,12 @@ Every scheduler provider runs a few read-only commands and turns their output in
   :class:`providers.commands.CommandRunner` and re-raises a failure with the command named, so
   an unavailable report always says which command broke.
 * :func:`load_json` / :func:`load_xml` parse output and raise a clear
-  :class:`providers.errors.ProviderError` (never ``json.JSONDecodeError`` or ``ParseError``).
+  :class:`providers.errors.ProviderError` (never ``json.JSONDecodeError`` or ``ParseError``);
+  :func:`run_json_object` / :func:`run_xml` run a command and parse what it printed.
+* :func:`version_banner` asks a client which scheduler it belongs to (``qstat`` is PBS's,
+  Torque's and Cobalt's), where a failure only means "not this one".
+* :func:`cancel_unless_finished` (PBS, LSF) and :func:`cancel_then_status` (Flux, HTCondor)
+  are the two cancellation flows: both leave a finished or unknown job alone.
 * :func:`parse_size_gb` reads ``263842960kb``, ``257.6G``, ``64000`` (with a default unit).
 * :class:`NodeRecord` and :func:`partition_of` fold per-node records into one
   :class:`providers.facts.Partition` with a conservative node shape.
@@ -22,7 +27,7 @@ import json
 import os
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,11 +36,14 @@ from providers.commands import CommandRunner
 from providers.errors import CommandError, ProviderError, UnsafeValueError
 from providers.facts import Partition
 from providers.hardware.memory import to_gb
+from providers.wire.jobs import JobState, JobStatus
 
 PROBE_TIMEOUT_S = 20.0
 """Timeout of one read-only scheduler command: schedulers under load answer slowly."""
 SUBMIT_TIMEOUT_S = 30.0
 """Timeout of a submit or cancel command."""
+VERSION_TIMEOUT_S = 10.0
+"""Timeout of a ``--version`` command: it only prints, so a slow answer means a hung client."""
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgtpe]?)(i?)(b|w)?\s*$", re.IGNORECASE)
 _UNIT_POWER = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4, "p": 5, "e": 6}
@@ -77,6 +85,20 @@ def run_stdout(
             stderr=exc.stderr,
             transient=exc.transient,
         ) from None
+
+
+def version_banner(runner: CommandRunner, argv: Sequence[str]) -> str | None:
+    """What a scheduler client's version command prints, or None when it fails.
+
+    Several schedulers ship a client of the same name (``qstat`` belongs to PBS Pro, Torque and
+    Cobalt), so a provider reads the banner to tell whether the installed one is its own. A
+    failing banner is therefore no error: it only means "not this scheduler" (or an unknown
+    version), which each caller decides.
+    """
+    try:
+        return runner.run(list(argv), timeout_s=VERSION_TIMEOUT_S).stdout
+    except CommandError:
+        return None
 
 
 def _excerpt(text: str) -> str:
@@ -131,6 +153,26 @@ def load_xml(text: str, manager: str, argv: Sequence[str]) -> ET.Element:
             f"{manager}: `{command_text(argv)}` did not print well-formed XML ({exc}): "
             f"{_excerpt(text)!r}"
         ) from None
+
+
+def run_json_object(runner: CommandRunner, manager: str, argv: Sequence[str]) -> dict[str, Any]:
+    """Run a read-only scheduler command and return the JSON object it printed.
+
+    Raises:
+        CommandError: the command failed (see :func:`run_stdout`).
+        ProviderError: the output is not a JSON object (see :func:`load_json_object`).
+    """
+    return load_json_object(run_stdout(runner, manager, argv), manager, argv)
+
+
+def run_xml(runner: CommandRunner, manager: str, argv: Sequence[str]) -> ET.Element:
+    """Run a read-only scheduler command and return the root of the XML it printed.
+
+    Raises:
+        CommandError: the command failed (see :func:`run_stdout`).
+        ProviderError: the output is not well-formed XML (see :func:`load_xml`).
+    """
+    return load_xml(run_stdout(runner, manager, argv), manager, argv)
 
 
 def as_int(value: Any, default: int = 0) -> int:
@@ -285,3 +327,87 @@ def parse_table(text: str) -> list[dict[str, str]]:
             cells[name] = line[start:end].strip() if start < len(line) else ""
         rows.append(cells)
     return rows
+
+
+# -- cancellation ----------------------------------------------------------------------------
+
+
+def _settled(status: JobStatus) -> bool:
+    """True when cancelling cannot change the job: it ended, or the scheduler does not know it."""
+    return status.state.terminal or status.state is JobState.UNKNOWN
+
+
+def cancel_unless_finished(
+    native_id: str,
+    *,
+    status: Callable[[str], JobStatus],
+    runner: CommandRunner,
+    manager: str,
+    argv: Sequence[str],
+) -> JobStatus:
+    """Run the cancel command ``argv`` for an active job and report CANCELLED once accepted.
+
+    The job is looked up first, so a finished or unknown job keeps the state the scheduler
+    reports instead of being called cancelled. When the cancel command fails, the job is looked
+    up again: it may have ended between the two calls, which is not an error.
+
+    Args:
+        native_id: the job id (already part of ``argv``).
+        status: the provider's status lookup for a job id.
+        runner: runs ``argv``.
+        manager: the scheduler's name, for error messages.
+        argv: the cancel command, e.g. ``("qdel", "1234.server")``.
+
+    Raises:
+        CommandError: the cancel command failed and the job is still active.
+    """
+    before = status(native_id)
+    if _settled(before):
+        return before
+    try:
+        run_stdout(runner, manager, argv, timeout_s=SUBMIT_TIMEOUT_S)
+    except CommandError:
+        after = status(native_id)
+        if after.state.terminal:
+            return after
+        raise
+    return JobStatus(
+        site=before.site,
+        native_id=native_id,
+        state=JobState.CANCELLED,
+        exit_code=None,
+        message=f"{argv[0]} accepted",
+    )
+
+
+def cancel_then_status(
+    native_id: str,
+    *,
+    status: Callable[[str], JobStatus],
+    run: Callable[[list[str]], object],
+    argv: list[str],
+    what: str,
+) -> JobStatus:
+    """Run the cancel command ``argv`` for an active job and report the job's state after it.
+
+    For schedulers whose status lookup already tells a removed job apart (Flux, HTCondor), the
+    state after the command is the answer; a finished or unknown job is left as it is.
+
+    Args:
+        native_id: the job id (already part of ``argv``).
+        status: the provider's status lookup for a job id.
+        run: the provider's way of running a command (its own timeout).
+        argv: the cancel command, e.g. ``["condor_rm", "1234.0"]``.
+        what: the command's name in the error message (``flux cancel``).
+
+    Raises:
+        ProviderError: the cancel command failed (``transient``: the scheduler may recover).
+    """
+    before = status(native_id)
+    if _settled(before):
+        return before
+    try:
+        run(argv)
+    except CommandError as exc:
+        raise ProviderError(f"{what} failed: {exc.message}", transient=True) from None
+    return status(native_id)

@@ -36,6 +36,8 @@ from providers.workload.scheduler_io import (
     partition_of,
     present,
     run_stdout,
+    run_xml,
+    version_banner,
 )
 
 MANAGER = "torque"
@@ -226,17 +228,16 @@ class TorqueProvider(WorkloadProvider):
         """
         if not present(self.runner, "qstat", "pbsnodes"):
             return None
-        try:
-            banner = self.runner.run(list(QSTAT_VERSION), timeout_s=10.0).stdout
-        except CommandError:
-            return None
-        if "pbs_version" in banner or not re.search(r"version:", banner, re.IGNORECASE):
-            return None
+        banner = version_banner(self.runner, QSTAT_VERSION)
+        if banner is None or "pbs_version" in banner:
+            return None  # qstat --version failed, or it is PBS Pro's qstat
+        if not re.search(r"version:", banner, re.IGNORECASE):
+            return None  # another scheduler's qstat
         try:
             server_text: str | None = run_stdout(self.runner, MANAGER, QSTAT_SERVER)
         except CommandError:
             server_text = None  # only the default queue and server name come from here
-        nodes = load_xml(run_stdout(self.runner, MANAGER, PBSNODES_XML), MANAGER, PBSNODES_XML)
+        nodes = run_xml(self.runner, MANAGER, PBSNODES_XML)
         jobs_text = run_stdout(self.runner, MANAGER, QSTAT_JOBS_XML)
         jobs = load_xml(jobs_text, MANAGER, QSTAT_JOBS_XML) if jobs_text.strip() else None
         return torque_facts(

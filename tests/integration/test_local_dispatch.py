@@ -9,13 +9,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import psutil
 import pytest
+from conftest import DispatchJobs, wait_until
 
 from providers.errors import ProviderError, ToolClassError, UnsafeValueError
 from providers.tools import ToolKind
@@ -26,43 +26,13 @@ TERMINAL = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "UNKNOWN"}
 SLEEP_30 = [sys.executable, "-c", "import time; time.sleep(30)"]
 
 
-def wait_for(predicate: Callable[[], Any], timeout_s: float = DEADLINE_S, what: str = "") -> Any:
-    """Poll ``predicate`` until it returns something truthy, or fail at the deadline."""
-    deadline = time.monotonic() + timeout_s
-    interval = 0.01
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() >= deadline:
-            pytest.fail(f"timed out after {timeout_s} s waiting for {what or predicate}")
-        time.sleep(interval)
-        interval = min(interval * 2, 0.2)
+def wait_for(predicate: Callable[[], Any], what: str) -> Any:
+    """Poll ``predicate`` with this module's deadline (see :func:`conftest.wait_until`)."""
+    return wait_until(predicate, timeout_s=DEADLINE_S, what=what)
 
 
-class Jobs:
-    """Submits through the tools, remembers ids, and cancels leftovers at teardown."""
-
-    def __init__(self, provider: LocalMachineProvider) -> None:
-        self.provider = provider
-        self.ids: list[str] = []
-
-    def submit(self, command: list[str], **spec: Any) -> str:
-        result = self.provider.call_tool(
-            "submit_job", {"spec": {"command": command, **spec}}, allowed=ToolKind.DISPATCH
-        )
-        self.ids.append(result["native_id"])
-        return result["native_id"]
-
-    def status(self, native_id: str, provider: LocalMachineProvider | None = None) -> dict:
-        return (provider or self.provider).call_tool(
-            "job_status", {"native_id": native_id}, allowed=ToolKind.DISPATCH
-        )
-
-    def cancel(self, native_id: str) -> dict:
-        return self.provider.call_tool(
-            "cancel_job", {"native_id": native_id}, allowed=ToolKind.DISPATCH
-        )
+class Jobs(DispatchJobs):
+    """Local jobs; the ``jobs`` fixture cancels leftovers at teardown."""
 
     def wait_terminal(self, native_id: str) -> dict:
         return wait_for(

@@ -14,13 +14,12 @@ import os
 import random
 import re
 import socket
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import need_service
+from conftest import DispatchJobs, need_service, wait_until
 
 from endpoint_plugins.config import SiteConfig
 from endpoint_plugins.parsing import parse_requirements
@@ -54,42 +53,17 @@ def cluster_responds(runner: CommandRunner | None = None) -> bool:
 
 
 def wait_for(predicate: Callable[[], Any], what: str, timeout_s: float = DEADLINE_S) -> Any:
-    """Poll ``predicate`` until it returns something truthy, or fail at the deadline."""
-    deadline = time.monotonic() + timeout_s
-    interval = 0.05
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() >= deadline:
-            pytest.fail(f"timed out after {timeout_s:g} s waiting for {what}")
-        time.sleep(interval)
-        interval = min(interval * 2, 0.5)
+    """Poll ``predicate`` until it returns something truthy, or fail at the deadline.
+
+    Backs off to two looks a second: each look asks the Slurm controller.
+    """
+    return wait_until(
+        predicate, timeout_s=timeout_s, what=what, interval_s=0.05, max_interval_s=0.5
+    )
 
 
-class Jobs:
-    """Submits through the dispatch tools, remembers ids, cancels leftovers at teardown."""
-
-    def __init__(self, provider: SlurmProvider) -> None:
-        self.provider = provider
-        self.ids: list[str] = []
-
-    def submit(self, command: list[str], **spec: Any) -> str:
-        result = self.provider.call_tool(
-            "submit_job", {"spec": {"command": command, **spec}}, allowed=ToolKind.DISPATCH
-        )
-        self.ids.append(result["native_id"])
-        return result["native_id"]
-
-    def status(self, native_id: str) -> dict[str, Any]:
-        return self.provider.call_tool(
-            "job_status", {"native_id": native_id}, allowed=ToolKind.DISPATCH
-        )
-
-    def cancel(self, native_id: str) -> dict[str, Any]:
-        return self.provider.call_tool(
-            "cancel_job", {"native_id": native_id}, allowed=ToolKind.DISPATCH
-        )
+class Jobs(DispatchJobs):
+    """Slurm jobs; :meth:`cleanup` cancels what is still alive at teardown."""
 
     def wait_state(self, native_id: str, states: set[str]) -> dict[str, Any]:
         return wait_for(

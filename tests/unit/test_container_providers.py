@@ -3,8 +3,8 @@ enroot.
 
 Apptainer, Singularity, Shifter and enroot cannot be installed on the test machine (not
 packaged for Debian 12, or needing site setup), so their output is served by
-:class:`recorded_runner.RecordedRunner` from texts written from each tool's documented
-format. Podman and Charliecloud are tested on recorded output *and*, where installed, for
+:class:`providers.workload.recorded.RecordedRunner` from texts written from each tool's
+documented format. Podman and Charliecloud are tested on recorded output *and*, where installed, for
 real; Docker is tested for real as a client without a daemon (the state of CI machines).
 """
 
@@ -17,7 +17,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from recorded_runner import RecordedRunner, Reply
 
 from providers.commands import CommandRunner
 from providers.container.apptainer import ApptainerProvider, parse_apptainer_version
@@ -35,6 +34,7 @@ from providers.container.singularity import SingularityProvider, parse_singulari
 from providers.errors import ProviderError
 from providers.registry import discover
 from providers.tools import ToolKind
+from providers.workload.recorded import RecordedRunner, Recording
 
 READ = ToolKind.READ
 PAYLOADS = ("x; touch MARKER", "$(touch MARKER)", "`touch MARKER`", "../../MARKER", "-rf")
@@ -92,14 +92,14 @@ CASES = {
     "apptainer": (
         ApptainerProvider,
         ("apptainer", "--version"),
-        {("apptainer", "--version"): Reply("apptainer version 1.2.5\n")},
+        {("apptainer", "--version"): Recording("apptainer version 1.2.5\n")},
         {"runtime": "apptainer", "version": "1.2.5", "rootless": True, "images": []},
         [],
     ),
     "singularity": (
         SingularityProvider,
         ("singularity", "--version"),
-        {("singularity", "--version"): Reply("singularity-ce version 3.11.4\n")},
+        {("singularity", "--version"): Recording("singularity-ce version 3.11.4\n")},
         {"runtime": "singularity-ce", "version": "3.11.4", "rootless": True, "images": []},
         [],
     ),
@@ -107,9 +107,9 @@ CASES = {
         PodmanProvider,
         ("podman", "version", "--format", "json"),
         {
-            ("podman", "version", "--format", "json"): Reply(PODMAN_VERSION),
-            ("podman", "info", "--format", "json"): Reply(PODMAN_INFO),
-            ("podman", "images", "--format", "json"): Reply(PODMAN_IMAGES),
+            ("podman", "version", "--format", "json"): Recording(PODMAN_VERSION),
+            ("podman", "info", "--format", "json"): Recording(PODMAN_INFO),
+            ("podman", "images", "--format", "json"): Recording(PODMAN_IMAGES),
         },
         {"runtime": "podman", "version": "4.9.3", "rootless": True, "images": []},
         [
@@ -123,9 +123,9 @@ CASES = {
         DockerProvider,
         DOCKER_VERSION_ARGV,
         {
-            DOCKER_VERSION_ARGV: Reply(DOCKER_VERSION),
-            DOCKER_INFO_ARGV: Reply(DOCKER_SECURITY),
-            ("docker", "images", "--format", "{{json .}}"): Reply(DOCKER_IMAGES),
+            DOCKER_VERSION_ARGV: Recording(DOCKER_VERSION),
+            DOCKER_INFO_ARGV: Recording(DOCKER_SECURITY),
+            ("docker", "images", "--format", "{{json .}}"): Recording(DOCKER_IMAGES),
         },
         {"runtime": "docker", "version": "24.0.6", "rootless": True, "images": []},
         ["deadbeef0123", "nvcr.io/nvidia/pytorch:24.01-py3"],
@@ -134,8 +134,8 @@ CASES = {
         CharliecloudProvider,
         ("ch-run", "--version"),
         {
-            ("ch-run", "--version"): Reply("", "0.31\n"),
-            ("ch-image", "list"): Reply("alpine:3.17\nopenmpi\n"),
+            ("ch-run", "--version"): Recording("", "0.31\n"),
+            ("ch-image", "list"): Recording("alpine:3.17\nopenmpi\n"),
         },
         {"runtime": "charliecloud", "version": "0.31", "rootless": True, "images": []},
         ["alpine:3.17", "openmpi"],
@@ -144,8 +144,8 @@ CASES = {
         ShifterProvider,
         ("shifter", "--version"),
         {
-            ("shifter", "--version"): Reply("shifter version 18.03.0\n"),
-            ("shifterimg", "images"): Reply(SHIFTERIMG_IMAGES),
+            ("shifter", "--version"): Recording("shifter version 18.03.0\n"),
+            ("shifterimg", "images"): Recording(SHIFTERIMG_IMAGES),
         },
         {"runtime": "shifter", "version": "18.03.0", "rootless": True, "images": []},
         ["custom:myimage:v1", "docker:ubuntu:22.04"],
@@ -154,8 +154,8 @@ CASES = {
         EnrootProvider,
         ("enroot", "version"),
         {
-            ("enroot", "version"): Reply("3.4.1\n"),
-            ("enroot", "list"): Reply("pytorch+23.10\nubuntu\n"),
+            ("enroot", "version"): Recording("3.4.1\n"),
+            ("enroot", "list"): Recording("pytorch+23.10\nubuntu\n"),
         },
         {"runtime": "enroot", "version": "3.4.1", "rootless": True, "images": []},
         ["pytorch+23.10", "ubuntu"],
@@ -213,7 +213,7 @@ def test_list_images_reports_exact_names(name):
 @pytest.mark.parametrize("name", IDS)
 def test_garbled_output_is_unavailable_with_a_clear_error(name, text):
     cls, version_argv, replies, _, _ = _case(name)
-    runner = RecordedRunner({**replies, version_argv: Reply(text)})
+    runner = RecordedRunner({**replies, version_argv: Recording(text)})
     report = cls(runner=runner).probe()
     assert report.available is False
     assert report.error
@@ -225,7 +225,7 @@ def test_garbled_output_is_unavailable_with_a_clear_error(name, text):
 @pytest.mark.parametrize("name", IDS)
 def test_failing_command_is_unavailable_with_its_first_line(name):
     cls, version_argv, replies, _, _ = _case(name)
-    failed = Reply("", "FATAL: permission denied on /etc/runtime.conf\nmore\n", 1)
+    failed = Recording("", "FATAL: permission denied on /etc/runtime.conf\nmore\n", 1)
     runner = RecordedRunner({**replies, version_argv: failed})
     report = cls(runner=runner).probe()
     assert report.available is False
@@ -276,7 +276,7 @@ def test_singularity_product_lines(text, expected):
 
 
 def test_singularity_link_to_apptainer_reports_apptainer():
-    runner = RecordedRunner({("singularity", "--version"): Reply("apptainer version 1.2.5\n")})
+    runner = RecordedRunner({("singularity", "--version"): Recording("apptainer version 1.2.5\n")})
     facts = SingularityProvider(runner=runner).call_tool("runtime_info", {}, allowed=READ)
     assert (facts["runtime"], facts["version"]) == ("apptainer", "1.2.5")
 
@@ -316,7 +316,7 @@ def test_image_list_parsers():
 
 
 def test_docker_client_without_daemon_is_absent_not_an_error():
-    reply = Reply(DOCKER_NO_DAEMON, "Cannot connect to the Docker daemon at unix:///x.sock.", 1)
+    reply = Recording(DOCKER_NO_DAEMON, "Cannot connect to the Docker daemon at unix:///x.sock.", 1)
     runner = RecordedRunner({DOCKER_VERSION_ARGV: reply})
     report = DockerProvider(runner=runner).probe()
     assert (report.available, report.error) == (False, None)
@@ -324,21 +324,23 @@ def test_docker_client_without_daemon_is_absent_not_an_error():
 
 
 def test_docker_rootless_false_when_info_fails():
-    runner = RecordedRunner({DOCKER_VERSION_ARGV: Reply(DOCKER_VERSION)})  # no docker info reply
+    runner = RecordedRunner({DOCKER_VERSION_ARGV: Recording(DOCKER_VERSION)})  # no docker info
     facts = DockerProvider(runner=runner).call_tool("runtime_info", {}, allowed=READ)
     assert facts["rootless"] is False and facts["version"] == "24.0.6"
 
 
 def test_podman_without_rootless_field_is_an_error():
     replies = dict(CASES["podman"][2])
-    replies[("podman", "info", "--format", "json")] = Reply('{"host": {}}')
+    replies[("podman", "info", "--format", "json")] = Recording('{"host": {}}')
     report = PodmanProvider(runner=RecordedRunner(replies)).probe()
     assert report.available is False and "host.security.rootless" in report.error
 
 
 def test_podman_info_failure_is_an_error():
     replies = dict(CASES["podman"][2])
-    replies[("podman", "info", "--format", "json")] = Reply("", "Error: overlay not supported", 125)
+    replies[("podman", "info", "--format", "json")] = Recording(
+        "", "Error: overlay not supported", 125
+    )
     report = PodmanProvider(runner=RecordedRunner(replies)).probe()
     assert report.available is False and "overlay not supported" in report.error
 

@@ -1,11 +1,11 @@
 """GPU providers: nvidia-gpu (nvidia-smi) and amd-gpu (amd-smi, rocm-smi).
 
 The test machine has no GPU and no vendor driver, so the tools' output is served by
-:class:`recorded_runner.RecordedRunner` from texts written from each tool's documented
-format: the CSV of ``nvidia-smi --query-gpu ... --format=csv,noheader,nounits``, the JSON of
-``amd-smi static --json`` (both the list and the ``gpu_data`` layouts) and of
-``rocm-smi --showproductname --showmeminfo vram --json``, and the messages the tools print
-when the driver is not loaded.
+:class:`providers.workload.recorded.RecordedRunner` from texts written from each tool's
+documented format: the CSV of ``nvidia-smi --query-gpu ... --format=csv,noheader,nounits``, the
+JSON of ``amd-smi static --json`` (both the list and the ``gpu_data`` layouts) and of
+``rocm-smi --showproductname --showmeminfo vram --json``, and the messages the tools print when
+the driver is not loaded.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import json
 import shutil
 
 import pytest
-from recorded_runner import RecordedRunner, Reply
 
 from providers.hardware.amd_gpu import (
     AMD_SMI_ARGV,
@@ -26,6 +25,7 @@ from providers.hardware.amd_gpu import (
 from providers.hardware.nvidia_gpu import QUERY_ARGV, NvidiaGPUProvider, parse_nvidia_smi
 from providers.registry import discover
 from providers.tools import ToolKind
+from providers.workload.recorded import RecordedRunner, Recording
 
 READ = ToolKind.READ
 
@@ -84,7 +84,7 @@ H100 = {"vendor": "nvidia", "model": "NVIDIA H100 80GB HBM3", "memory_gb": 85.52
 MI250X = {"vendor": "amd", "model": "AMD Instinct MI250X", "memory_gb": 68.719, "utilization": None}
 
 
-def nvidia(reply: Reply) -> NvidiaGPUProvider:
+def nvidia(reply: Recording) -> NvidiaGPUProvider:
     return NvidiaGPUProvider(runner=RecordedRunner({QUERY_ARGV: reply}))
 
 
@@ -115,7 +115,7 @@ def test_missing_tool_is_absent_without_error(cls):
 
 
 def test_nvidia_gpu_info_exact():
-    assert nvidia(Reply(NVIDIA_CSV)).call_tool("gpu_info", {}, allowed=READ) == {
+    assert nvidia(Recording(NVIDIA_CSV)).call_tool("gpu_info", {}, allowed=READ) == {
         "vendor": "nvidia",
         "driver_version": "550.54.15",
         "devices": [
@@ -126,7 +126,7 @@ def test_nvidia_gpu_info_exact():
 
 
 def test_nvidia_not_available_fields_become_none():
-    facts = nvidia(Reply(NVIDIA_NA)).call_tool("gpu_info", {}, allowed=READ)
+    facts = nvidia(Recording(NVIDIA_NA)).call_tool("gpu_info", {}, allowed=READ)
     assert facts["devices"] == [
         {
             "index": 0,
@@ -139,14 +139,14 @@ def test_nvidia_not_available_fields_become_none():
 
 
 def test_nvidia_driver_not_loaded_is_an_error_with_the_first_line():
-    report = nvidia(Reply(NVIDIA_NO_DRIVER, "", 9)).probe()
+    report = nvidia(Recording(NVIDIA_NO_DRIVER, "", 9)).probe()
     assert report.available is False
     assert report.error.startswith("nvidia-smi failed: NVIDIA-SMI has failed because")
     assert "\n" not in report.error
 
 
 def test_nvidia_no_devices_is_absent():
-    report = nvidia(Reply("No devices were found\n", "", 6)).probe()
+    report = nvidia(Recording("No devices were found\n", "", 6)).probe()
     assert (report.available, report.error) == (False, None)
 
 
@@ -160,7 +160,7 @@ def test_nvidia_no_devices_is_absent():
     ],
 )
 def test_nvidia_garbled_output_is_an_error(text, message):
-    report = nvidia(Reply(text)).probe()
+    report = nvidia(Recording(text)).probe()
     assert report.available is False
     assert message in report.error
 
@@ -177,7 +177,7 @@ def test_parse_nvidia_sorts_by_index_and_clamps_utilisation():
 
 
 def test_amd_smi_gpu_info_exact():
-    facts = amd({AMD_SMI_ARGV: Reply(AMD_SMI_LIST)}).call_tool("gpu_info", {}, allowed=READ)
+    facts = amd({AMD_SMI_ARGV: Recording(AMD_SMI_LIST)}).call_tool("gpu_info", {}, allowed=READ)
     assert facts == {
         "vendor": "amd",
         "driver_version": "6.7.0",
@@ -192,7 +192,7 @@ def test_amd_smi_gpu_data_layout():
 
 
 def test_rocm_smi_is_used_when_amd_smi_is_missing():
-    runner = RecordedRunner({ROCM_SMI_ARGV: Reply(ROCM_SMI)})
+    runner = RecordedRunner({ROCM_SMI_ARGV: Recording(ROCM_SMI)})
     facts = AmdGPUProvider(runner=runner).call_tool("gpu_info", {}, allowed=READ)
     assert facts == {
         "vendor": "amd",
@@ -211,14 +211,16 @@ def test_rocm_smi_is_used_when_amd_smi_is_missing():
 
 
 def test_amd_smi_is_preferred_over_rocm_smi():
-    runner = RecordedRunner({AMD_SMI_ARGV: Reply(AMD_SMI_LIST), ROCM_SMI_ARGV: Reply(ROCM_SMI)})
+    runner = RecordedRunner(
+        {AMD_SMI_ARGV: Recording(AMD_SMI_LIST), ROCM_SMI_ARGV: Recording(ROCM_SMI)}
+    )
     AmdGPUProvider(runner=runner).probe()
     assert runner.calls == [AMD_SMI_ARGV]
 
 
 @pytest.mark.parametrize("argv", [AMD_SMI_ARGV, ROCM_SMI_ARGV], ids=["amd-smi", "rocm-smi"])
 def test_amd_driver_not_loaded_is_an_error_with_the_first_line(argv):
-    report = amd({argv: Reply("", AMD_NO_DRIVER, 1)}).probe()
+    report = amd({argv: Recording("", AMD_NO_DRIVER, 1)}).probe()
     assert report.available is False
     assert report.error == f"{argv[0]} failed: {AMD_NO_DRIVER.strip()}"
 
@@ -226,7 +228,7 @@ def test_amd_driver_not_loaded_is_an_error_with_the_first_line(argv):
 @pytest.mark.parametrize("text", ["", "garbage", "[]", '{"gpu_data": [{"gpu": "x"}]}', "42"])
 @pytest.mark.parametrize("argv", [AMD_SMI_ARGV, ROCM_SMI_ARGV], ids=["amd-smi", "rocm-smi"])
 def test_amd_garbled_output_is_an_error(argv, text):
-    report = amd({argv: Reply(text)}).probe()
+    report = amd({argv: Recording(text)}).probe()
     assert report.available is False
     assert argv[0] in report.error
 

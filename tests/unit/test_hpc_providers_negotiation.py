@@ -1,10 +1,10 @@
 """The container, storage, network and GPU providers inside a real Secretary negotiation.
 
-A site is assembled from the real provider classes, reading a synthesized sysfs tree and
-mount table in a temporary folder and recorded tool output (written from the tools'
-documented formats, served by :class:`recorded_runner.RecordedRunner`, because Apptainer and
-the Lustre client cannot run here). The rules negotiator then judges requirements against
-them exactly as at a real site: present-and-readable satisfies, absent is unsatisfied, and
+A site is assembled from the real provider classes, reading a synthesized sysfs tree and mount
+table in a temporary folder and recorded tool output (written from the tools' documented
+formats, served by :class:`providers.workload.recorded.RecordedRunner`, because Apptainer and
+the Lustre client cannot run here). The rules negotiator then judges requirements against them
+exactly as at a real site: present-and-readable satisfies, absent is unsatisfied, and
 present-but-unreadable is UNKNOWN, never absent.
 """
 
@@ -13,7 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from recorded_runner import RecordedRunner, Reply
 
 from endpoint_plugins.config import SiteConfig
 from endpoint_plugins.secretary import Secretary
@@ -32,9 +31,10 @@ from providers.wire import (
     StorageKind,
     StorageRequirement,
 )
+from providers.workload.recorded import RecordedRunner, Recording
 
 DOCKER_ARGV = ("docker", "version", "--format", "{{json .}}")
-NO_DAEMON = Reply('{"Client":{"Version":"28.2.2"},"Server":null}', "Cannot connect", 1)
+NO_DAEMON = Recording('{"Client":{"Version":"28.2.2"},"Server":null}', "Cannot connect", 1)
 
 
 @pytest.fixture
@@ -54,7 +54,7 @@ def secretary(tmp_path: Path) -> Secretary:
     (port / "state").write_text("4: ACTIVE\n")
     (port / "link_layer").write_text("InfiniBand\n")
     # singularity here is Apptainer's compatibility link
-    sing = RecordedRunner({("singularity", "--version"): Reply("apptainer version 1.2.5\n")})
+    sing = RecordedRunner({("singularity", "--version"): Recording("apptainer version 1.2.5\n")})
     providers = [
         SingularityProvider(runner=sing),
         DockerProvider(runner=RecordedRunner({DOCKER_ARGV: NO_DAEMON})),
@@ -101,7 +101,7 @@ def test_absent_resources_are_unsatisfied(secretary):
 
 
 def test_unreadable_resources_are_unknown(tmp_path):
-    broken = RecordedRunner({("singularity", "--version"): Reply("", "FATAL: bad config", 255)})
+    broken = RecordedRunner({("singularity", "--version"): Recording("", "FATAL: bad config", 255)})
     secretary = Secretary(
         SiteConfig(name="broken-site"),
         providers=[

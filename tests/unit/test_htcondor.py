@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import SequenceRunner
 
 from providers.errors import ProviderError, ToolArgumentError, UnsafeValueError
 from providers.jobspec import JobSpec
@@ -145,23 +146,6 @@ def runner(slots=SLOTS, jobs=JOBS, extra=None) -> RecordedRunner:
             "condor_history",
         },
     )
-
-
-class SequenceRunner(RecordedRunner):
-    """Answers repeated calls of one argv from a list, in order (the last answer repeats)."""
-
-    def __init__(self, base: RecordedRunner, sequences: dict[tuple[str, ...], list[str]]):
-        super().__init__(base.recordings, programs=base.programs)
-        self.sequences = {k: list(v) for k, v in sequences.items()}
-
-    def run(self, argv, **kwargs):
-        key = tuple(argv)
-        if key in self.sequences:
-            answers = self.sequences[key]
-            self.recordings[key] = Recording(
-                stdout=answers.pop(0) if len(answers) > 1 else answers[0]
-            )
-        return super().run(argv, **kwargs)
 
 
 # -- probing ----------------------------------------------------------------------------------

@@ -18,7 +18,8 @@ import pytest
 
 from providers.hardware.cpu import INTERESTING_FLAGS, CPUProvider, parse_cpuinfo
 from providers.hardware.memory import MemoryProvider
-from providers.network.ethernet import EthernetProvider, is_virtual, speed_gbps
+from providers.network.ethernet import HSN_PREFIX, EthernetProvider, is_virtual, speed_gbps
+from providers.network.slingshot import SlingshotProvider
 from providers.registry import discover
 from providers.software.pip import PipProvider, runtime_requirements
 from providers.storage.local_scratch import LocalScratchProvider, mount_of
@@ -186,7 +187,11 @@ def _sysfs_ethernet() -> set[str]:
             kind = (sysdir / "type").read_text().strip()
         except OSError:
             continue
-        if kind == "1" and not is_virtual(sysdir.name, sysdir):
+        if (
+            kind == "1"
+            and not is_virtual(sysdir.name, sysdir)
+            and not sysdir.name.startswith(HSN_PREFIX)
+        ):
             names.add(sysdir.name)
     return names
 
@@ -223,6 +228,51 @@ def test_ethernet_falls_back_to_psutil_without_sysfs(tmp_path, monkeypatch):
     names = {i["name"] for i in report.facts["interfaces"]}
     assert names == expected
     assert "lo" not in names
+
+
+def _add_interface(root: Path, name: str, kind: int, speed: str = "-1") -> None:
+    sysdir = root / "class" / "net" / name
+    sysdir.mkdir(parents=True)
+    (sysdir / "type").write_text(f"{kind}\n")
+    (sysdir / "speed").write_text(f"{speed}\n")
+    (sysdir / "operstate").write_text("up\n")
+
+
+def test_ethernet_reads_the_sysfs_root_option(tmp_path):
+    _add_interface(tmp_path, "eth0", 1, "25000")
+    _add_interface(tmp_path, "lo", 772)
+    _add_interface(tmp_path, "ib0", 32)
+    found = EthernetProvider(options={"sysfs_root": str(tmp_path)}).call_tool(
+        "list_interfaces", {}, allowed=ToolKind.READ
+    )
+    assert found == [
+        {"name": "eth0", "fabric": "ethernet", "speed_gbps": 25.0, "rdma": False, "state": "up"}
+    ]
+
+
+def test_ethernet_leaves_slingshot_interfaces_to_the_slingshot_provider(tmp_path):
+    """hsn* are Ethernet to the kernel (type 1) but Slingshot: listed once, by slingshot."""
+    _add_interface(tmp_path, "eth0", 1, "25000")
+    _add_interface(tmp_path, "hsn0", 1, "200000")
+    _add_interface(tmp_path, "hsn1", 1, "200000")
+    options = {"sysfs_root": str(tmp_path)}
+    ethernet = EthernetProvider(options=options).call_tool(
+        "list_interfaces", {}, allowed=ToolKind.READ
+    )
+    slingshot = SlingshotProvider(options=options).call_tool(
+        "list_interfaces", {}, allowed=ToolKind.READ
+    )
+    assert [i["name"] for i in ethernet] == ["eth0"]
+    assert [(i["name"], i["fabric"]) for i in slingshot] == [
+        ("hsn0", "slingshot"),
+        ("hsn1", "slingshot"),
+    ]
+
+
+def test_ethernet_without_an_ethernet_interface_is_absent(tmp_path):
+    _add_interface(tmp_path, "hsn0", 1, "200000")
+    report = EthernetProvider(options={"sysfs_root": str(tmp_path)}).probe()
+    assert (report.available, report.error) == (False, None)
 
 
 def test_speed_parsing():

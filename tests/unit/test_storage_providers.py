@@ -3,8 +3,8 @@
 None of these file systems can be mounted on the test machine, so the mount table is a file
 written in ``/proc/self/mounts`` layout whose mount points are real temporary folders: the
 space figures come from the real ``os.statvfs`` on them. ``lfs df`` cannot run here (no Lustre
-client), so its output is served by :class:`recorded_runner.RecordedRunner` from text written
-from the documented ``lfs df`` layout. The real ``/proc/self/mounts`` is read as well.
+client), so its output is served by :class:`providers.workload.recorded.RecordedRunner` from
+text written from the documented ``lfs df`` layout. The real ``/proc/self/mounts`` is read as well.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from recorded_runner import RecordedRunner, Reply
 
 from providers.errors import ProviderError
 from providers.hardware.memory import to_gb
@@ -26,6 +25,7 @@ from providers.storage.lustre import LustreProvider, parse_lfs_df
 from providers.storage.mounts import parse_mounts, statvfs_gb, unescape
 from providers.storage.network_fs import NetworkFSProvider
 from providers.tools import ToolKind
+from providers.workload.recorded import RecordedRunner, Recording
 
 READ = ToolKind.READ
 ALL = (LustreProvider, GPFSProvider, BeeGFSProvider, NetworkFSProvider)
@@ -247,7 +247,7 @@ def _lfs_df_for(mount: Path) -> str:
 def test_lustre_health_tool(tmp_path):
     table = _lustre_site(tmp_path)
     mount = tmp_path / "lustre" / "scratch"
-    runner = RecordedRunner({("lfs", "df"): Reply(_lfs_df_for(mount))})
+    runner = RecordedRunner({("lfs", "df"): Recording(_lfs_df_for(mount))})
     provider = LustreProvider(runner=runner, options={"mounts_file": str(table)})
     health = provider.call_tool("lustre_health", {}, allowed=READ)
     assert [(h["mount"], h["ost_count"], h["full_osts"]) for h in health] == [(str(mount), 3, 1)]
@@ -262,10 +262,10 @@ def test_lustre_health_errors(tmp_path):
     no_lfs = LustreProvider(runner=RecordedRunner(programs=[]), options=options)
     with pytest.raises(ProviderError, match="lfs is not installed"):
         no_lfs.call_tool("lustre_health", {}, allowed=READ)
-    failing = RecordedRunner({("lfs", "df"): Reply("", "lfs df: cannot get ost info\n", 5)})
+    failing = RecordedRunner({("lfs", "df"): Recording("", "lfs df: cannot get ost info\n", 5)})
     with pytest.raises(ProviderError, match="cannot get ost info"):
         LustreProvider(runner=failing, options=options).call_tool("lustre_health", {}, allowed=READ)
-    garbled = RecordedRunner({("lfs", "df"): Reply("garbage\n")})
+    garbled = RecordedRunner({("lfs", "df"): Recording("garbage\n")})
     with pytest.raises(ProviderError, match="no filesystem_summary"):
         LustreProvider(runner=garbled, options=options).call_tool("lustre_health", {}, allowed=READ)
     with pytest.raises(ProviderError, match="not available here"):
@@ -278,7 +278,7 @@ def test_lustre_health_errors(tmp_path):
 def test_injection_in_lustre_health_runs_nothing(tmp_path, payload, monkeypatch):
     table = _lustre_site(tmp_path)
     monkeypatch.chdir(tmp_path)
-    runner = RecordedRunner({("lfs", "df"): Reply(LFS_DF)})
+    runner = RecordedRunner({("lfs", "df"): Recording(LFS_DF)})
     provider = LustreProvider(runner=runner, options={"mounts_file": str(table)})
     with pytest.raises(ProviderError, match="is not a Lustre mount here"):
         provider.call_tool("lustre_health", {"mount": payload}, allowed=READ)
