@@ -28,10 +28,12 @@ format: setup
 test-unit: setup
 	$(BIN)/pytest -q tests/unit
 
-# Real HPC services for the integration tests (Slurm, Lmod, MPI). Needs root; without root the
-# script says what it skipped and the tests that need those services skip (or fail in CI).
+# Real services for the integration tests: Slurm, Lmod, MPI (needs root; without root the script
+# says what it skipped and those tests skip, or fail in CI), and a small local language model
+# for the agent's end-to-end test (built once, then cached under ~/.cache/secretary).
 services:
-	@if [ -x scripts/hpc/services-up.sh ]; then scripts/hpc/services-up.sh; fi
+	scripts/hpc/services-up.sh
+	scripts/llm/setup-local-model.sh
 
 test-integration: setup services
 	$(BIN)/pytest -q tests/integration

@@ -51,7 +51,8 @@ class SiteConfig(BaseModel):
     prices: Prices | None = None
     """Prices per node-hour; None keeps the state file's prices (or none for a real site)."""
     exposed_partitions: tuple[str, ...] | None = None
-    strategy: Literal["rules"] = "rules"
+    strategy: Literal["rules", "agent", "hybrid"] = "rules"
+    """rules (deterministic, the default); agent or hybrid need a model (docs/agents.md)."""
     default_walltime_s: int = Field(default=3600, ge=1)
 
     def __repr__(self) -> str:

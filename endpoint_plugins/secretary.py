@@ -40,7 +40,19 @@ from providers.wire.request import new_id
 
 log = logging.getLogger(__name__)
 
-NEGOTIATORS: dict[str, type[Negotiator]] = {"rules": RulesNegotiator}
+
+def make_site_negotiator(strategy: str) -> Negotiator:
+    """The negotiator for a site's strategy; the LLM stack is imported only when chosen.
+
+    Raises:
+        SiteConfigError: an LLM strategy without a configured model (the message says what
+            to set).
+    """
+    if strategy == "rules":
+        return RulesNegotiator()
+    from endpoint_plugins.agent.factory import make_negotiator
+
+    return make_negotiator(strategy)
 
 
 class SiteDescription(WireModel):
@@ -114,7 +126,7 @@ class Secretary:
             description=config.description or (state.site.description if state else ""),
             prices=prices,
         )
-        self.negotiator = NEGOTIATORS[config.strategy]()
+        self.negotiator = make_site_negotiator(config.strategy)
 
     def __repr__(self) -> str:
         return f"Secretary({self.config!r})"

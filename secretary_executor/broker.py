@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from endpoint_plugins.parsing import parse_requirements, split_command
 from endpoint_plugins.secretary import DispatchPlan
@@ -83,16 +83,19 @@ class Broker:
         command: Sequence[str] = (),
         policy: Policy | None = None,
         workdir: str | None = None,
+        parser: Callable[[str], Requirements] | None = None,
     ) -> JobRequest:
         """Build a request: a command in backticks is taken out of the text, the rest parsed.
 
         Structured ``requirements`` win over the text; an explicit ``command`` wins over one
         in backticks. Never raises for odd text: what is not understood is in
-        ``requirements.unparsed``.
+        ``requirements.unparsed``. ``parser`` replaces the deterministic parser, e.g.
+        ``lambda t: parse_with_llm(t, config)[0]`` for the hybrid strategy (which itself falls
+        back to the deterministic parser when the model fails).
         """
         remaining, from_text = split_command(text)
         if requirements is None:
-            requirements = parse_requirements(remaining)
+            requirements = (parser or parse_requirements)(remaining)
         return JobRequest(
             text=text,
             requirements=requirements,

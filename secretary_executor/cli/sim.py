@@ -62,7 +62,11 @@ def _negotiation_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=int, default=200)
     p.add_argument("--prompts", type=int, default=100)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--strategy", default="rules", help="negotiation strategy (rules)")
+    p.add_argument(
+        "--strategy",
+        default="rules",
+        help="rules (default), agent or hybrid (agent and hybrid need a model: docs/agents.md)",
+    )
     p.add_argument("--transport", default="in-process", help="in-process (mcp: not yet)")
 
 
@@ -77,17 +81,16 @@ def _settings(args: argparse.Namespace) -> NegotiationSettings | str:
         return "--transport mcp is not available yet; use --transport in-process (the default)"
     if args.transport != "in-process":
         return f"unknown transport {args.transport!r}; choose in-process"
-    if args.strategy != "rules":
-        return (
-            f"strategy {args.strategy!r} cannot run in the simulation: only 'rules' exists "
-            "(agentic negotiation needs a configured model); use --strategy rules"
-        )
+    if args.strategy not in ("rules", "agent", "hybrid"):
+        return f"unknown strategy {args.strategy!r}; choose rules, agent or hybrid"
     for name in ("workers", "prompts"):
         if getattr(args, name) < 1:
             return f"--{name} must be at least 1 (got {getattr(args, name)})"
     if args.seed < 0:
         return f"--seed must be 0 or more (got {args.seed})"
-    return NegotiationSettings(workers=args.workers, prompts=args.prompts, seed=args.seed)
+    return NegotiationSettings(
+        workers=args.workers, prompts=args.prompts, seed=args.seed, strategy=args.strategy
+    )
 
 
 def _export(args: argparse.Namespace) -> int:

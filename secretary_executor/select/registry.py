@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 
 from providers.wire import Policy, Proposal, Requirements, Verdict
 from secretary_executor.errors import ConfigurationError, SelectionError
-from secretary_executor.select.agentic import Agentic
+from secretary_executor.select.agentic import Agentic, AgenticCost
 from secretary_executor.select.base import Selector
 from secretary_executor.select.first_ready import FirstReady
 from secretary_executor.select.min_cost import MinCost
@@ -26,6 +26,9 @@ SELECTORS: dict[str, type[Selector]] = {
     for cls in (Agentic, FirstReady, RandomReady, Soonest, RunAnytime, MinCost, QueueDepth)
 }
 """The seven algorithms of the paper's Table 1, in the table's order."""
+
+VARIANTS: dict[str, type[Selector]] = {AgenticCost.name: AgenticCost}
+"""Algorithms the paper evaluates beyond Table 1 (agentic-cost); found by name like the seven."""
 
 
 class SelectorInfo(BaseModel):
@@ -66,11 +69,12 @@ def get_selector(name: str) -> Selector:
     """A new selector for an algorithm name (case-insensitive; ``_`` and ``-`` alike).
 
     Raises:
-        ConfigurationError: the name is not one of :data:`SELECTORS`; the message lists them.
+        ConfigurationError: the name is not one of :data:`SELECTORS` or :data:`VARIANTS`; the
+            message lists them.
     """
-    cls = SELECTORS.get(_normalise(name))
+    cls = SELECTORS.get(_normalise(name)) or VARIANTS.get(_normalise(name))
     if cls is None:
-        allowed = ", ".join(SELECTORS)
+        allowed = ", ".join([*SELECTORS, *VARIANTS])
         raise ConfigurationError(
             f"unknown selection algorithm {name!r}; choose one of: {allowed} "
             "(see 'resource-ask list select')"

@@ -51,7 +51,7 @@ class NegotiationSettings(BaseModel):
     workers: int = Field(default=200, ge=1, le=100_000)
     prompts: int = Field(default=100, ge=1, le=100_000)
     seed: int = Field(default=0, ge=0)
-    strategy: Literal["rules"] = "rules"
+    strategy: Literal["rules", "agent", "hybrid"] = "rules"
     transport: Literal["in-process"] = "in-process"
 
 
@@ -71,15 +71,23 @@ def present_categories(state: SiteState) -> set[Category]:
     return {KIND_CATEGORY[p.kind] for p in state.providers}
 
 
-def simulated_site(worker: Worker) -> Site:
-    """A fleet site for a generated worker: its Secretary built on state-backed providers."""
+def simulated_site(worker: Worker, strategy: str = "rules") -> Site:
+    """A fleet site for a generated worker: its Secretary built on state-backed providers.
+
+    With ``agent`` or ``hybrid`` the model comes from the environment (docs/agents.md).
+    """
     info = worker.state.site
     config = SiteConfig(
-        name=info.name, kind=info.kind, description=info.description, prices=info.prices
+        name=info.name,
+        kind=info.kind,
+        description=info.description,
+        prices=info.prices,
+        strategy=strategy,  # type: ignore[arg-type]
     )
     secretary = Secretary(config, providers=providers_from_state(worker.state))
-    # State-backed providers never block, so calls stay on the event loop.
-    return Site(info.name, InProcessTransport(secretary, threaded=False))
+    # State-backed providers never block, so rules calls stay on the event loop; a model
+    # call does block, so LLM strategies run in worker threads.
+    return Site(info.name, InProcessTransport(secretary, threaded=strategy != "rules"))
 
 
 def same_requirement(prompt: Prompt, parsed: object) -> bool:
@@ -102,7 +110,7 @@ async def negotiate_all(
     prompts = generate_prompts(
         build_catalogue(w.state for w in workers), settings.prompts, settings.seed
     )
-    sites = [simulated_site(w) for w in workers]
+    sites = [simulated_site(w, settings.strategy) for w in workers]
     fleet = Fleet(sites, concurrency=max(1, len(sites)))
     by_site = {w.state.site.name: w for w in workers}
     present = {w.worker_id: present_categories(w.state) for w in workers}

@@ -109,7 +109,7 @@ def test_negotiate_report_and_select_on_a_small_fleet(tmp_path, home):
     ("args", "message"),
     [
         (("--transport", "mcp"), "--transport mcp is not available yet"),
-        (("--strategy", "agentic"), "only 'rules' exists"),
+        (("--strategy", "agentic"), "unknown strategy 'agentic'"),
         (("--workers", "0"), "--workers must be at least 1"),
     ],
 )
@@ -131,3 +131,31 @@ def test_select_rejects_a_folder_that_is_not_a_run(tmp_path, capsys):
     code = main(["sim", "select", "--from", str(tmp_path), "--out", str(tmp_path / "s")])
     assert code == 2
     assert "secretary sim negotiate" in capsys.readouterr().err
+
+
+def test_llm_strategy_without_a_model_says_what_to_set(tmp_path):
+    """``--strategy agent`` with no model configured fails at start with the variable to set."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SECRETARY_LLM_")}
+    out = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "secretary"),
+            "sim",
+            "negotiate",
+            "--workers",
+            "2",
+            "--prompts",
+            "1",
+            "--strategy",
+            "agent",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        check=False,
+    )
+    assert out.returncode == 2, (out.stdout, out.stderr)
+    assert "SECRETARY_LLM_MODEL" in out.stderr
+    assert "Traceback" not in out.stderr
