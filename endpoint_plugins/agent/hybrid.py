@@ -31,7 +31,7 @@ from endpoint_plugins.negotiation.rules import RulesNegotiator
 from endpoint_plugins.parsing import parse_requirements, split_command
 from providers.errors import validation_message
 from providers.session import ToolSession
-from providers.wire.proposal import Proposal
+from providers.wire.proposal import ModelUsage, Proposal
 from providers.wire.requirements import Requirements
 
 BackendFactory = Callable[[LLMConfig], ChatBackend]
@@ -88,9 +88,35 @@ def parse_with_llm(
         The requirements (``source_text`` is the request) and a one-line note saying who
         parsed them, with the model's tokens and seconds, or why the fallback was used.
     """
+    parsed, note, _ = read_with_llm(
+        text, config, mode=mode, backend_factory=backend_factory, now=now
+    )
+    return parsed, note
+
+
+def read_with_llm(
+    text: str,
+    config: LLMConfig,
+    *,
+    mode: ParseMode = "tool",
+    backend_factory: BackendFactory = make_backend,
+    now: datetime | None = None,
+) -> tuple[Requirements, str, ModelUsage | None]:
+    """:func:`parse_with_llm`, plus what the model cost as data.
+
+    The usage is kept apart from the note so that :class:`HybridNegotiator` can put it in the
+    proposal's ``usage`` field, where an auditor can total it. It is None when the model was
+    not asked (nothing but a command to read); otherwise it is set even when the model failed
+    and the deterministic parser was used, since the attempt still cost time (and tokens,
+    when a reply came back).
+    """
     remaining, _ = split_command(text)
     if not remaining.strip():
-        return parse_requirements(text, now=now), "nothing to read: deterministic parser used"
+        return (
+            parse_requirements(text, now=now),
+            "nothing to read: deterministic parser used",
+            None,
+        )
     start = time.perf_counter()
     schema = requirements_schema()
     messages = [
@@ -98,6 +124,7 @@ def parse_with_llm(
         Message(role="user", content=remaining),
     ]
     problem = ""
+    turn: ModelTurn | None = None
     try:
         backend = backend_factory(config)
         try:
@@ -117,6 +144,7 @@ def parse_with_llm(
     except Exception as exc:  # noqa: BLE001 - parsing must always give requirements
         problem = f"the model client failed ({type(exc).__name__})"
     else:
+        assert turn is not None  # the try body sets it whenever it does not raise
         answer = _answer(turn, mode)
         if isinstance(answer, str):
             problem = answer
@@ -128,13 +156,29 @@ def parse_with_llm(
                 problem = f"the answer does not match the schema: {validation_message(exc)}"
             else:
                 elapsed = time.perf_counter() - start
-                return parsed, (
+                return (
+                    parsed,
                     f"parsed by {config.backend} model {config.model!r} "
                     f"({turn.usage.prompt_tokens} prompt + {turn.usage.completion_tokens} "
-                    f"completion tokens, {elapsed:.2f} s)"
+                    f"completion tokens, {elapsed:.2f} s)",
+                    _usage(config, turn, elapsed),
                 )
-    return parse_requirements(text, now=now), (
-        f"the model could not parse the request ({problem}); deterministic parser used"
+    return (
+        parse_requirements(text, now=now),
+        f"the model could not parse the request ({problem}); deterministic parser used",
+        _usage(config, turn, time.perf_counter() - start),
+    )
+
+
+def _usage(config: LLMConfig, turn: ModelTurn | None, elapsed_s: float) -> ModelUsage:
+    """One re-read's cost: one call when a reply came back (``turn``), none when it failed."""
+    tokens = turn.usage if turn is not None else None
+    return ModelUsage(
+        model=config.model,
+        model_calls=0 if turn is None else 1,
+        prompt_tokens=tokens.prompt_tokens if tokens is not None else 0,
+        completion_tokens=tokens.completion_tokens if tokens is not None else 0,
+        seconds=round(elapsed_s, 6),
     )
 
 
@@ -174,15 +218,25 @@ class HybridNegotiator(Negotiator):
     ) -> Proposal:
         """Re-read the request when needed, then judge with the rules.
 
-        Postcondition: the rules negotiator's contract, with ``strategy == "hybrid"`` and, when
-        the model was asked, its note appended to the reason. Never raises.
+        Postcondition: the rules negotiator's contract, with ``strategy == "hybrid"``;
+        ``elapsed_s`` covers the re-read and the rules. When the model was asked, ``usage``
+        holds its cost and its note is appended to the reason; otherwise ``usage`` is None.
+        Never raises.
         """
+        start = time.perf_counter()
         note = ""
+        usage: ModelUsage | None = None
         text = requirements.source_text
         if text.strip() and (self.always or requirements.unparsed):
-            requirements, note = parse_with_llm(
+            requirements, note, usage = read_with_llm(
                 text, self.config, mode=self.mode, backend_factory=self._factory
             )
         proposal = self._rules.evaluate(requirements, session, context)
         reason = f"{proposal.reason} [requirements {note}]" if note else proposal.reason
-        return proposal.model_copy(update={"strategy": self.name, "reason": reason})
+        update = {
+            "strategy": self.name,
+            "reason": reason,
+            "usage": usage,
+            "elapsed_s": round(time.perf_counter() - start, 6),
+        }
+        return proposal.model_copy(update=update)

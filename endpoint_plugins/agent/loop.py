@@ -48,7 +48,7 @@ from endpoint_plugins.agent.verdicts import (
 from endpoint_plugins.negotiation.base import NegotiationContext, Negotiator
 from providers.errors import validation_message
 from providers.session import ToolSession
-from providers.wire.proposal import Evidence, Proposal, Verdict
+from providers.wire.proposal import Evidence, ModelUsage, Proposal, Verdict
 from providers.wire.requirements import Requirements
 
 log = logging.getLogger(__name__)
@@ -79,8 +79,22 @@ class AgentRun:
     refused: list[str] = field(default_factory=list)
     repairs: int = 0
 
+    def model_usage(self, model: str, elapsed_s: float) -> ModelUsage:
+        """The cost as data, for the proposal's ``usage`` (what an auditor totals)."""
+        return ModelUsage(
+            model=model,
+            model_calls=self.calls,
+            prompt_tokens=self.usage.prompt_tokens,
+            completion_tokens=self.usage.completion_tokens,
+            seconds=round(elapsed_s, 6),
+        )
+
     def note(self, elapsed_s: float) -> str:
-        """The cost, for the proposal's reason: model calls, tokens and seconds."""
+        """The cost, for the proposal's reason: model calls, tokens and seconds.
+
+        Kept beside :meth:`model_usage` because a person reading a proposal (``secretary
+        negotiate`` output, a ledger row) sees the reason, not the structured field.
+        """
         return (
             f"[agent: {self.calls} model call{'s' if self.calls != 1 else ''}, "
             f"{self.usage.prompt_tokens} prompt + {self.usage.completion_tokens} completion "
@@ -135,7 +149,9 @@ class AgentNegotiator(Negotiator):
         """Judge ``requirements`` at the site behind ``session`` (see the module docstring).
 
         Postcondition: one check per requirement in request order with evidence attached,
-        ``strategy == "agent"``; the reason ends with the model calls, tokens and seconds used.
+        ``strategy == "agent"``; ``usage`` holds the model calls, tokens and seconds used (None
+        only when the request named nothing to judge and no model was asked), and the reason
+        ends with the same figures for a person.
         """
         start = time.perf_counter()
         if requirements.is_empty():
@@ -360,4 +376,5 @@ class AgentNegotiator(Negotiator):
             metrics=metrics_from_evidence(requirements, evidence, context),
             strategy=self.name,
             elapsed_s=round(elapsed, 6),
+            usage=run.model_usage(self.config.model, elapsed),
         )

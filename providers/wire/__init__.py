@@ -6,7 +6,15 @@ releases can still talk: unknown fields from a newer peer are ignored, not rejec
 
 from providers.wire.common import SCHEMA_VERSION, WireModel
 from providers.wire.jobs import DispatchReceipt, JobState, JobStatus
-from providers.wire.proposal import Check, CheckStatus, Evidence, Metrics, Proposal, Verdict
+from providers.wire.proposal import (
+    Check,
+    CheckStatus,
+    Evidence,
+    Metrics,
+    ModelUsage,
+    Proposal,
+    Verdict,
+)
 from providers.wire.request import JobRequest, Policy
 from providers.wire.requirements import (
     Comparator,
@@ -40,6 +48,7 @@ __all__ = [
     "JobStatus",
     "MPIRequirement",
     "Metrics",
+    "ModelUsage",
     "NetworkRequirement",
     "Policy",
     "Proposal",

@@ -83,6 +83,31 @@ class Metrics(WireModel):
     estimated_cost_usd: float | None = None
 
 
+class ModelUsage(WireModel):
+    """What a language model cost to reach a proposal: calls, tokens and seconds.
+
+    Structured rather than only prose in ``reason`` so that an auditor can total and compare
+    the cost of model-backed strategies per case (an UNKNOWN that burned 10 calls is a
+    different failure from one that failed at once). It names the model but never the endpoint
+    or the key: a base URL may carry credentials, and a proposal travels to other parties.
+    """
+
+    model: str = Field(default="", max_length=200)
+    """The model name as configured (e.g. ``gpt-4o-mini``)."""
+    model_calls: int = Field(default=0, ge=0)
+    """API calls that returned a reply (a call that failed or timed out is not counted)."""
+    prompt_tokens: int = Field(default=0, ge=0)
+    completion_tokens: int = Field(default=0, ge=0)
+    seconds: float = Field(default=0.0, ge=0)
+    """Wall time of the model-driven part: the whole conversation for ``agent`` (its tool
+    calls included), the re-reading of the request for ``hybrid``."""
+
+    @property
+    def total_tokens(self) -> int:
+        """Prompt plus completion tokens."""
+        return self.prompt_tokens + self.completion_tokens
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -101,6 +126,9 @@ class Proposal(WireModel):
     strategy: str = "rules"
     elapsed_s: float = 0.0
     created_at: datetime = Field(default_factory=_now)
+    usage: ModelUsage | None = None
+    """The model's cost when a model was consulted (``agent``, ``hybrid``); None for ``rules``
+    and whenever no model was asked. Peers older than this field ignore it."""
 
     def failing_checks(self) -> list[Check]:
         """Checks that make the site INCOMPATIBLE."""

@@ -11,18 +11,27 @@ incompatible case any one failing category is a definitive answer, so the score 
 proposal's evidence explored a failing category and 0 otherwise. Categories the site has no
 provider for are never required (there is no tool to call). With nothing required the score
 is 1.
+
+Undecided answers: an UNKNOWN (the site could not decide) or UNREACHABLE (it did not answer)
+counts against accuracy, as in the paper, but is reported apart from a *wrong* answer (a
+definite verdict that disagrees with the truth): the first costs a retry, the second a
+misplaced job. The cost of reaching each answer (the proposal's ``usage``: model calls, tokens,
+model seconds; and its ``elapsed_s``) is kept per case and summarised by that outcome, so a
+model-backed strategy's UNKNOWNs show what they burned. Rules proposals carry no usage: their
+token figures are None ("-" in the report), never an error.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from statistics import fmean, median
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from providers.wire.common import Category
-from providers.wire.proposal import Proposal, Verdict
+from providers.wire.proposal import ModelUsage, Proposal, Verdict
 from secretary_executor.simulation.truth import Truth
 
 VERDICTS: tuple[Verdict, ...] = (
@@ -49,6 +58,10 @@ TOOL_CATEGORIES: dict[str, Category] = {
 }
 """Which category each standard tool explores."""
 COMPATIBLE = frozenset({Verdict.READY, Verdict.BUSY})
+UNDECIDED = frozenset({Verdict.UNKNOWN, Verdict.UNREACHABLE})
+"""Verdicts that are no answer: counted apart from wrong ones."""
+OUTCOMES: tuple[str, ...] = ("correct", "wrong", Verdict.UNKNOWN.value, Verdict.UNREACHABLE.value)
+"""How a case ended, in report order (see :func:`outcome`)."""
 
 
 class CaseResult(BaseModel):
@@ -75,6 +88,9 @@ class CaseResult(BaseModel):
     partition: str | None = None
     estimated_cost_usd: float | None = None
     elapsed_s: float = 0.0
+    """The proposal's own negotiation time at the site (the per-case latency)."""
+    usage: ModelUsage | None = None
+    """The proposal's model cost; None when no model was asked (rules, and older results)."""
 
 
 def explored_categories(proposal: Proposal) -> tuple[Category, ...]:
@@ -136,7 +152,16 @@ def audit_case(
         partition=proposal.metrics.partition,
         estimated_cost_usd=proposal.metrics.estimated_cost_usd,
         elapsed_s=proposal.elapsed_s,
+        usage=proposal.usage,
     )
+
+
+def outcome(case: CaseResult) -> str:
+    """``correct``, ``wrong`` (a definite verdict that disagrees), ``UNKNOWN`` or
+    ``UNREACHABLE`` (no answer, whatever the truth)."""
+    if case.verdict in UNDECIDED:
+        return case.verdict.value
+    return "correct" if case.correct else "wrong"
 
 
 # -- figures ---------------------------------------------------------------------------------
@@ -146,7 +171,9 @@ def figures(truths: Sequence[Verdict], verdicts: Sequence[Verdict]) -> dict[str,
     """Accuracy, balanced accuracy, false-READY count and compatible-class F1.
 
     Balanced accuracy is the mean recall over the truth classes present. Compatible-class F1
-    treats READY and BUSY as "compatible" on both sides.
+    treats READY and BUSY as "compatible" on both sides. ``correct + wrong + unknown +
+    unreachable == cases``: ``wrong`` counts only definite verdicts, and ``decided_accuracy``
+    (None when nothing was decided) is ``correct / (correct + wrong)``.
     """
     n = len(truths)
     correct = sum(t is v for t, v in zip(truths, verdicts, strict=True))
@@ -159,6 +186,7 @@ def figures(truths: Sequence[Verdict], verdicts: Sequence[Verdict]) -> dict[str,
     fp = sum(t not in COMPATIBLE and v in COMPATIBLE for t, v in zip(truths, verdicts, strict=True))
     fn = sum(t in COMPATIBLE and v not in COMPATIBLE for t, v in zip(truths, verdicts, strict=True))
     f1 = 2 * tp / (2 * tp + fp + fn) if (2 * tp + fp + fn) else 0.0
+    wrong = sum(t is not v and v not in UNDECIDED for t, v in zip(truths, verdicts, strict=True))
     return {
         "cases": n,
         "accuracy": correct / n if n else 0.0,
@@ -168,6 +196,9 @@ def figures(truths: Sequence[Verdict], verdicts: Sequence[Verdict]) -> dict[str,
         "f1_compatible": f1,
         "unknown": sum(v is Verdict.UNKNOWN for v in verdicts),
         "unreachable": sum(v is Verdict.UNREACHABLE for v in verdicts),
+        "correct": correct,
+        "wrong": wrong,
+        "decided_accuracy": correct / (correct + wrong) if correct + wrong else None,
     }
 
 
@@ -217,6 +248,49 @@ def tool_score_bins(cases: Sequence[CaseResult], bins: int = 5) -> list[dict[str
     return rows
 
 
+def _per_case(values: Sequence[float]) -> dict[str, float] | None:
+    """Mean and median of ``values``; None when there are none (shown as "-")."""
+    if not values:
+        return None
+    return {"mean": round(fmean(values), 6), "median": round(median(values), 6)}
+
+
+def usage_block(cases: Sequence[CaseResult]) -> dict[str, Any]:
+    """Totals and per-case mean/median of the model cost and latency of ``cases``.
+
+    Token, call and model-second figures per case are over the cases that consulted a model
+    (``with_model``), so a hybrid run that re-read a tenth of its requests is not diluted by
+    the rest; latency (``elapsed_s``) is over every case.
+    """
+    used = [c.usage for c in cases if c.usage is not None]
+    return {
+        "cases": len(cases),
+        "with_model": len(used),
+        "model_calls": sum(u.model_calls for u in used),
+        "prompt_tokens": sum(u.prompt_tokens for u in used),
+        "completion_tokens": sum(u.completion_tokens for u in used),
+        "total_tokens": sum(u.total_tokens for u in used),
+        "model_seconds": round(sum(u.seconds for u in used), 6),
+        "elapsed_s": round(sum(c.elapsed_s for c in cases), 6),
+        "tokens_per_case": _per_case([u.total_tokens for u in used]),
+        "model_calls_per_case": _per_case([u.model_calls for u in used]),
+        "model_seconds_per_case": _per_case([u.seconds for u in used]),
+        "elapsed_s_per_case": _per_case([c.elapsed_s for c in cases]),
+    }
+
+
+def usage_summary(cases: Sequence[CaseResult]) -> dict[str, Any]:
+    """:func:`usage_block` over all cases and per :func:`outcome` (every outcome present,
+    empty ones with zero cases), so UNKNOWN answers show their own tokens and latency."""
+    groups: dict[str, list[CaseResult]] = {name: [] for name in OUTCOMES}
+    for c in cases:
+        groups[outcome(c)].append(c)
+    return {
+        "overall": usage_block(cases),
+        "by_outcome": {name: usage_block(group) for name, group in groups.items()},
+    }
+
+
 def summarise(cases: Sequence[CaseResult]) -> dict[str, Any]:
     """Everything ``summary.json`` holds about the verdicts (the run's settings are added
     by the caller)."""
@@ -229,4 +303,5 @@ def summarise(cases: Sequence[CaseResult]) -> dict[str, Any]:
         "tool_score_bins": tool_score_bins(cases),
         "truth_distribution": dict(sorted(Counter(c.truth.value for c in cases).items())),
         "parse_mismatches": sum(not c.parsed_as_generated for c in cases),
+        "usage": usage_summary(cases),
     }

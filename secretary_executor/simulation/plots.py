@@ -61,9 +61,10 @@ def negotiation_plots(out: Path, summary: dict[str, Any]) -> list[Path]:
 
     groups = summary["by_index"]
     keys = list(groups)
+    strategy = summary.get("settings", {}).get("strategy") or "rules"
     fig, ax = plt.subplots(figsize=(7, 4))
     for name, label, style in (
-        ("secretary", "secretary (rules)", "o-"),
+        ("secretary", f"secretary ({strategy})", "o-"),
         ("always_incompatible", "always INCOMPATIBLE", "s--"),
         ("always_ready", "always READY", "^:"),
     ):

@@ -76,25 +76,29 @@ def _pct(x: float | None) -> str:
     return "n/a" if x is None else f"{100 * x:.2f} %"
 
 
-def _figure_table(block: dict[str, Any]) -> list[str]:
+def _figure_table(block: dict[str, Any], strategy: str = "rules") -> list[str]:
     rows = [
-        "| figure | secretary (rules) | always INCOMPATIBLE | always READY |",
+        f"| figure | secretary ({strategy}) | always INCOMPATIBLE | always READY |",
         "|---|---:|---:|---:|",
     ]
     s, inc, rdy = block["secretary"], block["always_incompatible"], block["always_ready"]
     for key, label in (
         ("accuracy", "accuracy"),
+        ("decided_accuracy", "accuracy, UNKNOWN and UNREACHABLE left out"),
         ("balanced_accuracy", "balanced accuracy"),
         ("f1_compatible", "F1, compatible class"),
     ):
-        rows.append(f"| {label} | {_pct(s[key])} | {_pct(inc[key])} | {_pct(rdy[key])} |")
+        if key in s:  # a summary written before the figure existed lacks it
+            rows.append(f"| {label} | {_pct(s[key])} | {_pct(inc[key])} | {_pct(rdy[key])} |")
     for key, label in (
         ("false_ready", "false READY"),
         ("false_incompatible", "false INCOMPATIBLE"),
+        ("wrong", "wrong (a definite verdict)"),
         ("unknown", "UNKNOWN"),
         ("unreachable", "UNREACHABLE"),
     ):
-        rows.append(f"| {label} | {s[key]:,} | {inc[key]:,} | {rdy[key]:,} |")
+        if key in s:
+            rows.append(f"| {label} | {s[key]:,} | {inc[key]:,} | {rdy[key]:,} |")
     rows.append(f"| cases | {s['cases']:,} | {inc['cases']:,} | {rdy['cases']:,} |")
     return rows
 
@@ -116,6 +120,52 @@ def _group_table(title: str, groups: dict[str, Any]) -> list[str]:
     return rows
 
 
+def _mean_median(stats: dict[str, float] | None, fmt: str) -> tuple[str, str]:
+    """A per-case figure as two cells; "-" when no case had it (rules: no tokens)."""
+    if stats is None:
+        return "-", "-"
+    return format(stats["mean"], fmt), format(stats["median"], fmt)
+
+
+def _usage_table(usage: dict[str, Any]) -> list[str]:
+    """Model cost and latency per outcome, UNKNOWN and UNREACHABLE on rows of their own."""
+    rows = [
+        "| outcome | cases | with a model | model calls | tokens | tokens per case, mean "
+        "| median | latency per case (s), mean | median |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    blocks = [("all", usage["overall"]), *usage["by_outcome"].items()]
+    for name, b in blocks:
+        tok_mean, tok_median = _mean_median(b["tokens_per_case"], ",.1f")
+        lat_mean, lat_median = _mean_median(b["elapsed_s_per_case"], ".6f")
+        tokens = f"{b['total_tokens']:,}" if b["with_model"] else "-"
+        rows.append(
+            f"| {name} | {b['cases']:,} | {b['with_model']:,} | {b['model_calls']:,} | {tokens} "
+            f"| {tok_mean} | {tok_median} | {lat_mean} | {lat_median} |"
+        )
+    return rows
+
+
+def _usage_section(usage: dict[str, Any] | None) -> list[str]:
+    if usage is None:  # a summary written before usage was recorded
+        return []
+    total = usage["overall"]
+    lines = ["", "## Model usage and latency, by outcome", "", *_usage_table(usage), ""]
+    if total["with_model"]:
+        lines.append(
+            f"Totals: {total['model_calls']:,} model calls, {total['prompt_tokens']:,} prompt + "
+            f"{total['completion_tokens']:,} completion tokens, {total['model_seconds']:.2f} s "
+            f"of model time over {total['with_model']:,} cases that asked a model. Tokens per "
+            "case are over those cases; latency (the proposal's `elapsed_s`) is over all cases."
+        )
+    else:
+        lines.append(
+            "No case asked a model, so there are no token figures (-); latency is the "
+            "proposal's `elapsed_s`."
+        )
+    return lines
+
+
 def render_report(summary: dict[str, Any]) -> str:
     """``report.md`` from a summary."""
     st = summary["settings"]
@@ -129,7 +179,7 @@ def render_report(summary: dict[str, Any]) -> str:
         "",
         "## Overall, beside the trivial baselines",
         "",
-        *_figure_table(summary["overall"]),
+        *_figure_table(summary["overall"], str(st.get("strategy") or "rules")),
         "",
         f"Mean tool-call score: {summary['overall']['secretary']['tool_call_score']:.4f}. "
         f"Truth distribution: {summary['truth_distribution']}.",
@@ -141,6 +191,7 @@ def render_report(summary: dict[str, Any]) -> str:
     ]
     for label, row in zip(conf["labels"], conf["matrix"], strict=True):
         lines.append(f"| {label} | " + " | ".join(f"{v:,}" for v in row) + " |")
+    lines += _usage_section(summary.get("usage"))
     lines += ["", "## By specificity index", "", *_group_table("SI", summary["by_index"])]
     lines += ["", "## By archetype", "", *_group_table("archetype", summary["by_archetype"])]
     lines += ["", "## By phrasing style", "", *_group_table("style", summary["by_style"])]

@@ -26,7 +26,15 @@ from endpoint_plugins.parsing import parse_requirements
 from providers.session import ToolSession
 from providers.state import Prices, SiteState, providers_from_state
 from providers.tools import ToolKind
-from providers.wire import CheckStatus, Metrics, Policy, Proposal, Requirements, Verdict
+from providers.wire import (
+    CheckStatus,
+    Metrics,
+    ModelUsage,
+    Policy,
+    Proposal,
+    Requirements,
+    Verdict,
+)
 from secretary_executor.errors import SelectionError
 from secretary_executor.select.agentic import Agentic, AgenticCost
 from secretary_executor.select.registry import get_selector, select_with_fallback
@@ -189,6 +197,53 @@ def test_verdict_is_never_more_optimistic_than_its_checks(llm, backend):
     proposal, _ = negotiate(make_config(llm, backend))
     assert proposal.verdict is Verdict.INCOMPATIBLE
     assert "allow at most INCOMPATIBLE" in proposal.reason
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_agent_proposal_carries_its_usage_as_data(llm, backend):
+    llm.play(
+        calls(("spack__find_software", {"name": "lammps"})),
+        calls(("slurm__list_partitions", {})),
+        calls(("final_answer", verdict_args())),
+    )
+    proposal, _ = negotiate(make_config(llm, backend))
+    usage = proposal.usage
+    assert usage is not None
+    assert (usage.model, usage.model_calls) == ("scripted-model", 3)
+    assert (usage.prompt_tokens, usage.completion_tokens, usage.total_tokens) == (360, 90, 450)
+    assert usage.seconds == proposal.elapsed_s  # the same measurement, as data
+    # It crosses the wire intact, and holds neither the key nor the endpoint.
+    sent = proposal.model_dump_json()
+    assert Proposal.model_validate_json(sent).usage == usage
+    assert SECRET not in sent and llm.openai_url not in sent and llm.gemini_url not in sent
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_unknown_keeps_the_usage_it_burned(llm, backend):
+    llm.play(*[calls(("spack__find_software", {"name": "lammps"}))] * 3)
+    proposal, _ = negotiate(make_config(llm, backend, max_loops=3))
+    assert proposal.verdict is Verdict.UNKNOWN
+    assert proposal.usage is not None
+    assert (proposal.usage.model_calls, proposal.usage.total_tokens) == (3, 450)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_failed_api_call_is_not_counted_as_a_model_call(llm, backend):
+    llm.play(Status(500, "internal"))
+    proposal, _ = negotiate(make_config(llm, backend))
+    assert proposal.verdict is Verdict.UNKNOWN
+    assert proposal.usage == ModelUsage(
+        model="scripted-model", model_calls=0, seconds=proposal.usage.seconds
+    )
+
+
+def test_a_request_with_nothing_to_judge_asks_no_model_and_has_no_usage(llm):
+    session, context = site()
+    proposal = AgentNegotiator(make_config(llm, "openai")).evaluate(
+        Requirements(), session, context
+    )
+    assert proposal.verdict is Verdict.NEEDS_INFORMATION
+    assert proposal.usage is None and not llm.requests
 
 
 # --- invalid output and repair ------------------------------------------------------------
@@ -360,6 +415,23 @@ def test_hybrid_negotiator_rereads_partly_understood_text_and_judges_by_rules(ll
     assert proposal.strategy == "hybrid" and proposal.verdict is Verdict.READY
     assert "[requirements parsed by" in proposal.reason
     assert all(c.evidence for c in proposal.checks)
+    assert proposal.usage is not None
+    assert (proposal.usage.model_calls, proposal.usage.prompt_tokens) == (1, 120)
+    assert proposal.usage.completion_tokens == 30
+    assert proposal.elapsed_s >= proposal.usage.seconds  # the re-read is part of the latency
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_hybrid_fallback_records_the_attempt_without_a_model_call(llm, backend):
+    text = "lammps >= 2023 on 2 nodes, and please something flubbery"
+    llm.play(Status(500))
+    session, context = site()
+    proposal = HybridNegotiator(make_config(llm, backend)).evaluate(
+        parse_requirements(text), session, context
+    )
+    assert "deterministic parser used" in proposal.reason
+    assert proposal.usage is not None
+    assert (proposal.usage.model_calls, proposal.usage.total_tokens) == (0, 0)
 
 
 def test_hybrid_negotiator_skips_the_model_for_fully_understood_text(llm):
@@ -368,6 +440,7 @@ def test_hybrid_negotiator_skips_the_model_for_fully_understood_text(llm):
         requirements(), session, context
     )
     assert proposal.verdict is Verdict.READY and not llm.requests
+    assert proposal.usage is None
 
 
 # --- agentic selection --------------------------------------------------------------------

@@ -16,7 +16,15 @@ from endpoint_plugins.agent.history import History, truncate
 from endpoint_plugins.agent.messages import Message, ToolCall
 from endpoint_plugins.agent.schema import AgentVerdict, inline_refs, model_schema
 from endpoint_plugins.agent.verdicts import reconcile, redact_partitions
-from providers.wire import Check, CheckStatus, Evidence, Requirements, Verdict
+from providers.wire import (
+    Check,
+    CheckStatus,
+    Evidence,
+    ModelUsage,
+    Proposal,
+    Requirements,
+    Verdict,
+)
 from providers.wire.common import Category
 
 # --- configuration ------------------------------------------------------------------------
@@ -205,3 +213,30 @@ def test_make_negotiator_by_strategy(monkeypatch):
     monkeypatch.setenv("SECRETARY_LLM_MODEL", "m")
     monkeypatch.setenv("SECRETARY_LLM_BASE_URL", "http://127.0.0.1:1/v1")
     assert make_negotiator("agent").name == "agent"
+
+
+# --- model usage on the wire --------------------------------------------------------------
+
+
+def test_model_usage_round_trips_through_json():
+    usage = ModelUsage(
+        model="gpt-4o-mini", model_calls=3, prompt_tokens=360, completion_tokens=90, seconds=0.41
+    )
+    assert usage.total_tokens == 450
+    assert ModelUsage.model_validate_json(usage.model_dump_json()) == usage
+    proposal = Proposal(site="s", verdict=Verdict.READY, usage=usage)
+    assert Proposal.model_validate_json(proposal.model_dump_json()).usage == usage
+
+
+def test_usage_is_optional_and_newer_fields_are_ignored():
+    # An older peer sends no usage; a newer one may add fields this release does not know.
+    assert Proposal.model_validate({"site": "s", "verdict": "READY"}).usage is None
+    newer = {"model": "m", "model_calls": 1, "cached_tokens": 7}
+    parsed = Proposal.model_validate({"site": "s", "verdict": "READY", "usage": newer})
+    assert parsed.usage == ModelUsage(model="m", model_calls=1)
+
+
+@pytest.mark.parametrize("field", ["model_calls", "prompt_tokens", "completion_tokens", "seconds"])
+def test_usage_figures_cannot_be_negative(field):
+    with pytest.raises(ValueError, match=field):
+        ModelUsage(**{field: -1})
