@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -147,17 +147,19 @@ class Ledger:
                 (request_id, site, _now(), int(ok), message),
             )
 
-    def record_attempts(self, rows: Sequence[tuple[str, str, bool, str]]) -> None:
+    def record_attempts(self, rows: Iterable[tuple[str, str, bool, str]]) -> None:
         """Many attempts ``(request_id, site, ok, message)`` in one transaction.
 
         A commit costs a disk sync and a row costs microseconds, so high-rate callers (the
-        Parsl executor) batch their attempts through here.
+        Parsl executor) batch their attempts through here. Rows are consumed one at a time (a
+        generator is fine): a batch of thousands never exists as thousands of tuples at once,
+        which would set off garbage collections in the caller's process.
         """
         now = _now()
         with self._tx() as db:
             db.executemany(
                 "INSERT INTO attempts VALUES (?, ?, ?, ?, ?)",
-                [(rid, site, now, int(ok), message) for rid, site, ok, message in rows],
+                ((rid, site, now, int(ok), message) for rid, site, ok, message in rows),
             )
 
     def record_dispatch(self, receipt: DispatchReceipt) -> None:

@@ -40,7 +40,11 @@ class _SecretaryMixin:
         given = kwargs.get(SPEC)
         if given is None:
             given = getattr(self, "kwargs", {}).get(SPEC)
-        kwargs[SPEC] = {**self.secretary_spec, **(given or {})}
+        if given or self.secretary_spec:
+            kwargs[SPEC] = {**self.secretary_spec, **(given or {})}
+        # With nothing to say, the keyword is left out: the executor reads a missing spec as
+        # the default needs, and the DataFlowKernel then has one argument less to inspect for
+        # staging on every call.
         return super().__call__(*args, **kwargs)  # type: ignore[misc]
 
 

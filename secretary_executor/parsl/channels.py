@@ -12,6 +12,11 @@ of its effects.
 * :class:`ParslChannel`: any Parsl executor (HTEX to a cluster, a ThreadPoolExecutor...).
 * :class:`ThreadChannel`: threads in this process, no serialization (a site that is this
   machine; also isolates the executor's own overhead in benchmarks).
+
+A channel whose futures are *final* (:attr:`ExecutionChannel.final_futures`: once it accepted a
+task, the future ends with the task's own outcome, never with "not started") lets the executor
+hand that future to Parsl as it is, instead of making a second future per task and copying the
+outcome across.
 """
 
 from __future__ import annotations
@@ -42,6 +47,12 @@ class ExecutionChannel(Executor):
     """
 
     name: str = "channel"
+    final_futures: bool = False
+    """True when a future from :meth:`submit_task` never ends with a transient error: a task
+    the channel accepted runs (or fails) there. The executor then returns that future to Parsl
+    directly, since no outcome can send the task elsewhere. False (the safe default) when a
+    task can still be lost before it starts, e.g. an engine or a web service between here and
+    the site; the executor then keeps its own future, so it can fail the task over."""
 
     def start(self) -> None:
         """Prepare the channel (idempotent). The default needs nothing."""
@@ -116,7 +127,14 @@ class ThreadChannel(ExecutionChannel):
         name: a name for messages.
 
     After :meth:`shutdown`, submissions fail with a transient :class:`ChannelError`.
+
+    Its futures are the pool's own and :attr:`final_futures`: a task the pool took runs here,
+    so Parsl waits on the pool's future directly, as with Parsl's ``ThreadPoolExecutor``. The
+    one way such a future ends without running is ``shutdown(cancel_futures=True)``; Parsl then
+    sees it cancelled (nothing ran, so its retries may run it again).
     """
+
+    final_futures = True
 
     def __init__(self, max_workers: int = 4, *, name: str = "threads") -> None:
         self.name = name

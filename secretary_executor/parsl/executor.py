@@ -13,6 +13,15 @@ Why it is shaped like this:
   completed later. Tasks with the same requirements and policy share one in-flight negotiation,
   and its outcome is cached for ``cache_ttl_s`` (keyed by ``Requirements.signature()``), so
   a burst of identical tasks costs one fan-out.
+* A cache hit needs no event loop: ``submit`` takes the first site of the cached ranking and
+  hands the function to its channel on the caller's thread. A no-op task costs the
+  DataFlowKernel and Parsl's ThreadPoolExecutor about 100 us, so every microsecond and every
+  object kept alive per task shows (live objects make each garbage collection longer): when the
+  channel's futures are final (a task it accepted cannot fail over), Parsl waits on the
+  channel's future itself and a callback shared by all such tasks records the outcome; the
+  executor makes a task object and a future of its own only where failover may still need them.
+  Attempts reach the ledger in batches (:class:`~secretary_executor.parsl.records.LedgerWriter`)
+  and become models only when ``placements`` is read.
 * A cache entry is dropped as soon as one of its sites fails a task, so the next task with
   those needs renegotiates instead of trusting a stale READY.
 * It is a plain ``ParslExecutor`` (not block-based): sites scale themselves, and Parsl's
@@ -29,9 +38,10 @@ import os
 import threading
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import Any, TypeAlias
 
 from parsl.executors.base import ParslExecutor
 from parsl.monitoring.radios.base import RadioConfig
@@ -46,8 +56,8 @@ from secretary_executor.errors import (
     SelectionError,
 )
 from secretary_executor.ledger import Ledger
-from secretary_executor.parsl.channels import ExecutionChannel
-from secretary_executor.parsl.records import Attempt, LedgerWriter, TaskPlacement
+from secretary_executor.parsl.channels import ChannelError, ExecutionChannel
+from secretary_executor.parsl.records import Attempt, AttemptRow, LedgerWriter, TaskPlacement
 from secretary_executor.parsl.spec import TaskNeeds, split_spec
 from secretary_executor.select.registry import SelectionOutcome
 from secretary_executor.sites.fleet import Fleet, load_fleet
@@ -58,25 +68,103 @@ DEFAULT_REQUIREMENTS = Requirements(compute=ComputeRequirement(cores_per_node=1)
 """What a task that states nothing is taken to need: one core."""
 
 
-@dataclass
+@dataclass(eq=False)  # compared and hashed by identity: one entry is one negotiation
 class _Negotiated:
     result: NegotiationResult
     outcome: SelectionOutcome
     candidates: list[Proposal]
     expires: float
+    request_id: str = ""
+    ranked: tuple[str, ...] = ()
+    """The candidates' site names, in order (read on every dispatch)."""
+    recorders: dict[tuple[str, str], _Recorder] = field(default_factory=dict)
+    """(site, function name) -> the shared done-callback of tasks sent there from this entry."""
+
+    def __post_init__(self) -> None:
+        self.request_id = self.result.request.request_id
+        self.ranked = tuple(p.site for p in self.candidates)
 
 
-@dataclass
+class _Recorder:
+    """Done-callback shared by the cache-hit tasks of one function sent to one site.
+
+    Such a task (the common case: cached ranking, first site takes it, final futures) needs no
+    per-task state beyond its id, which its future carries as ``parsl_executor_task_id``; so
+    it allocates nothing of the executor's while in flight, exactly like a task of Parsl's
+    ``ThreadPoolExecutor``.
+    """
+
+    __slots__ = ("entry", "executor", "function", "site")
+
+    def __init__(
+        self, executor: SecretaryExecutor, entry: _Negotiated, site: str, function: str
+    ) -> None:
+        self.executor = executor
+        self.entry = entry
+        self.site = site
+        self.function = function
+
+    def __call__(self, attempt: Future[Any]) -> None:
+        task_id: int = attempt.parsl_executor_task_id  # type: ignore[attr-defined]
+        self.executor._outcome(task_id, self.function, self.entry, self.site, True, (), attempt)
+
+
 class _Task:
-    id: int
-    fn: Callable[..., Any]
-    args: tuple[Any, ...]
-    kwargs: dict[str, Any]
-    needs: TaskNeeds
-    future: Future[Any]
-    negotiated: _Negotiated | None = None
-    cached: bool = False
-    attempts: list[Attempt] = field(default_factory=list)
+    """One task in flight. A plain slotted class: one is built per task, on the submit path.
+
+    The task is also the done-callback of its current attempt's channel future, so an attempt
+    allocates no closure: at thousands of tasks per second, every object that lives while a
+    task is in flight adds to the garbage collector's work.
+    """
+
+    __slots__ = (
+        "args",
+        "attempts",
+        "cached",
+        "executor",
+        "fn",
+        "future",
+        "id",
+        "kwargs",
+        "needs",
+        "negotiated",
+        "site",
+    )
+
+    def __init__(
+        self,
+        executor: SecretaryExecutor,
+        task_id: int,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        needs: TaskNeeds,
+    ) -> None:
+        self.executor = executor
+        self.id = task_id
+        self.fn = fn
+        self.args = args
+        self.kwargs = kwargs
+        self.needs = needs
+        self.future: Future[Any] | None = None
+        """The future Parsl waits on, when it is ours (None while Parsl may get the channel's)."""
+        self.negotiated: _Negotiated | None = None
+        self.site = ""
+        """The site of the current attempt."""
+        self.cached = False
+        self.attempts: tuple[AttemptRow, ...] = ()
+
+    def __call__(self, attempt: Future[Any]) -> None:
+        # Parsl waits on the channel's future itself when the executor made none of its own.
+        if self.future is None:
+            self.executor._ran(self, attempt)
+        else:
+            self.executor._finished(self, attempt)
+
+
+_Placed: TypeAlias = tuple[str, _Negotiated | None, str | None, bool, tuple[AttemptRow, ...]]
+"""A finished task as ``placements`` needs it: function name, negotiation, site, cached,
+attempts. Its function, data and future are not kept, so a long workflow holds no results."""
 
 
 class SecretaryExecutor(ParslExecutor):
@@ -131,7 +219,10 @@ class SecretaryExecutor(ParslExecutor):
         self.shutdown_channels = shutdown_channels
         self.storage_access = storage_access
         self.working_dir = working_dir
-        self._placed: dict[int, tuple[_Task, str | None]] = {}
+        self._placed: dict[int, _Placed] = {}
+        self._ran_at: dict[str, tuple[AttemptRow, ...]] = {}
+        self._shapes: dict[_Placed, _Placed] = {}
+        self._default_needs: TaskNeeds | None = None
         self.broker: Broker | None = None
         self._counter = itertools.count(1)
         self._lock = threading.Lock()
@@ -185,9 +276,14 @@ class SecretaryExecutor(ParslExecutor):
             target=self._loop.run_forever, name=f"{self.label}-negotiation", daemon=True
         )
         self._thread.start()
+        # Tasks that state nothing (most of them) share one reading of the empty spec.
+        self._default_needs = split_spec(
+            None, default_requirements=self.default_requirements, default_policy=self.policy
+        )
 
     def shutdown(self) -> None:
         """Stop negotiating, flush the ledger, shut the channels down (if owned). Idempotent."""
+        self._default_needs = None  # refuse new tasks from here on
         loop, self._loop = self._loop, None
         if loop is not None:
             if self._owns_fleet and self.broker is not None:
@@ -221,35 +317,80 @@ class SecretaryExecutor(ParslExecutor):
     ) -> Future[Any]:
         """Return a future at once; negotiation and dispatch happen off the caller's thread.
 
+        A task whose needs are in the negotiation cache is handed to its site's channel right
+        here, with no event-loop hop: selecting from a cached ranking is a dictionary lookup.
+        If that channel's futures are final (``ThreadChannel``), Parsl gets the channel's own
+        future; otherwise, and for tasks that wait for a negotiation, the executor's.
+
         Postcondition: the future ends with the function's result, or with a
         :class:`SecretaryError` (no site can run it, every ranked site failed, bad spec).
         """
         kwargs.pop("parsl_resource_specification", None)
-        future: Future[Any] = Future()
         task_id = next(self._counter)
-        future.parsl_executor_task_id = task_id  # type: ignore[attr-defined]
-        if self._loop is None:
-            future.set_exception(
-                SecretaryError(f"executor {self.label!r} is not started (or shut down)")
-            )
-            return future
-        try:
-            needs = split_spec(
-                resource_specification,
-                default_requirements=self.default_requirements,
-                default_policy=self.policy,
-            )
-        except SecretaryError as exc:
-            future.set_exception(exc)
-            return future
-        task = _Task(task_id, func, args, kwargs, needs, future)
+        needs = self._default_needs
+        if needs is None:  # not started, or shut down
+            error = SecretaryError(f"executor {self.label!r} is not started (or shut down)")
+            return _failed_future(task_id, error)
+        if resource_specification:
+            try:
+                needs = split_spec(
+                    resource_specification,
+                    default_requirements=self.default_requirements,
+                    default_policy=self.policy,
+                )
+            except SecretaryError as exc:
+                return _failed_future(task_id, exc)
         entry = self._cached(needs.key)
         if entry is not None:
-            task.cached = True
-            self._launch(task, entry)
-        else:
-            self._negotiation(needs).add_done_callback(lambda f: self._negotiated(task, f))
+            return self._submit_cached(entry, task_id, func, args, kwargs, needs)
+        task = _Task(self, task_id, func, args, kwargs, needs)
+        future = _own_future(task)
+        self._negotiation(needs).add_done_callback(partial(self._negotiated, task))
         return future
+
+    def _submit_cached(
+        self,
+        entry: _Negotiated,
+        task_id: int,
+        func: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        needs: TaskNeeds,
+    ) -> Future[Any]:
+        """Dispatch a task from a cached ranking, on the caller's thread.
+
+        The common case (the first-ranked site's channel has final futures and takes the task)
+        hands Parsl the channel's future with a shared :class:`_Recorder`; anything else
+        (another kind of channel, a refusal, failover) goes through a :class:`_Task`.
+        """
+        site = entry.ranked[0]
+        channel = self.channels[site]
+        task: _Task | None = None
+        if channel.final_futures:
+            try:
+                inner = channel.submit_task(func, args, kwargs, needs.forward)
+            except Exception as exc:  # noqa: BLE001 - any refusal at submit means "not started"
+                task = _Task(self, task_id, func, args, kwargs, needs)
+                task.cached = True
+                task.negotiated = entry
+                self._failed(task, site, exc)
+            else:
+                function = _name(func)
+                recorder = entry.recorders.get((site, function))
+                if recorder is None:
+                    recorder = _Recorder(self, entry, site, function)
+                    entry.recorders[(site, function)] = recorder
+                inner.parsl_executor_task_id = task_id  # type: ignore[attr-defined]
+                inner.add_done_callback(recorder)
+                return inner
+        if task is None:
+            task = _Task(self, task_id, func, args, kwargs, needs)
+            task.cached = True
+        direct = self._launch(task, entry)
+        if direct is not None:
+            direct.parsl_executor_task_id = task_id  # type: ignore[attr-defined]
+            return direct
+        return _own_future(task)
 
     def _cached(self, key: str) -> _Negotiated | None:
         entry = self._cache.get(key)
@@ -298,7 +439,7 @@ class SecretaryExecutor(ParslExecutor):
                 exc.message if isinstance(exc, SecretaryError) else f"{type(exc).__name__}: {exc}"
             )
             self._place(task, None)
-            task.future.set_exception(
+            _own_future(task).set_exception(
                 exc if isinstance(exc, SecretaryError) else SelectionError(message)
             )
             return
@@ -306,90 +447,191 @@ class SecretaryExecutor(ParslExecutor):
 
     # -- dispatch with failover ------------------------------------------------------------
 
-    def _launch(self, task: _Task, entry: _Negotiated) -> None:
+    def _launch(self, task: _Task, entry: _Negotiated) -> Future[Any] | None:
+        """Send the task to the best-ranked site it has not tried.
+
+        Returns:
+            The channel's future, when Parsl can wait on it as it is: the channel's futures
+            are final and no future of the executor's was handed out for this task. Otherwise
+            None, and ``task.future`` carries the outcome (failing over as needed).
+        """
         task.negotiated = entry
-        tried = {a.site for a in task.attempts}
-        for proposal in entry.candidates:
-            if proposal.site in tried:
+        tried = {a[0] for a in task.attempts}
+        for site in entry.ranked:
+            if site in tried:
                 continue
-            channel = self.channels[proposal.site]
+            channel = self.channels[site]
             try:
                 inner = channel.submit_task(task.fn, task.args, task.kwargs, task.needs.forward)
             except Exception as exc:  # noqa: BLE001 - any refusal at submit means "not started"
-                self._failed(task, proposal.site, exc)
-                tried.add(proposal.site)
+                self._failed(task, site, exc)
+                tried.add(site)
                 continue
-            inner.add_done_callback(lambda f, site=proposal.site: self._finished(task, site, f))
-            return
-        errors = "; ".join(f"{a.site}: {a.message}" for a in task.attempts) or "no candidate site"
+            task.site = site
+            if task.future is None and channel.final_futures:
+                inner.add_done_callback(task)  # calls self._ran
+                return inner
+            _own_future(task)
+            inner.add_done_callback(task)  # calls self._finished
+            return None
+        errors = "; ".join(f"{site}: {message}" for site, _, message in task.attempts)
         self._place(task, None)
-        task.future.set_exception(
-            DispatchError(f"task {task.id}: every ranked site failed: {errors}")
+        _own_future(task).set_exception(
+            DispatchError(
+                f"task {task.id}: every ranked site failed: {errors or 'no candidate site'}"
+            )
         )
+        return None
 
     def _failed(self, task: _Task, site: str, exc: BaseException) -> None:
         message = exc.message if isinstance(exc, SecretaryError) else f"{type(exc).__name__}: {exc}"
         self._attempt(task, site, False, f"not started: {message}")
         self._forget(site)
 
-    def _finished(self, task: _Task, site: str, f: Future[Any]) -> None:
-        exc = f.exception()
-        if exc is not None and getattr(exc, "transient", False):
+    def _ran(self, task: _Task, f: Future[Any]) -> None:
+        """Record a task whose channel future Parsl waits on."""
+        assert task.negotiated is not None
+        function = _name(task.fn)
+        self._outcome(task.id, function, task.negotiated, task.site, task.cached, task.attempts, f)
+
+    def _outcome(
+        self,
+        task_id: int,
+        function: str,
+        entry: _Negotiated,
+        site: str,
+        cached: bool,
+        earlier: tuple[AttemptRow, ...],
+        f: Future[Any],
+    ) -> None:
+        """Record the last attempt of a task whose channel future Parsl waits on.
+
+        The outcome is already on that future, for Parsl to read; here the attempt goes to
+        the ledger and the task to ``placements``.
+        """
+        try:
+            exc = f.exception()
+        except CancelledError:  # the channel was shut down with cancel_futures: never started
+            message = f"not started: {site}: the task was cancelled"
+            self._record(entry, site, False, task_id, function, message)
+            self._forget(site)
+            attempts = (*earlier, (site, False, message))
+            self._keep(task_id, (function, entry, None, cached, attempts))
+            return
+        if exc is None:
+            attempts = self._ran_after(earlier, site)
+            self._record(entry, site, True, task_id, function, "ran")
+        else:
+            message = f"failed: {exc}"
+            attempts = (*earlier, (site, False, message))
+            self._record(entry, site, False, task_id, function, message)
+        self._keep(task_id, (function, entry, site, cached, attempts))
+
+    def _finished(self, task: _Task, f: Future[Any]) -> None:
+        """Complete the executor's future from the channel's, or fail over."""
+        site = task.site
+        future = task.future
+        assert future is not None
+        if f.cancelled():  # cancelled before it ran: it never started, so it may go elsewhere
+            exc: BaseException | None = ChannelError(f"{site}: the task was cancelled")
+            transient = True
+        else:
+            exc = f.exception()
+            transient = getattr(exc, "transient", False)
+        if exc is None:
+            task.attempts = self._ran_after(task.attempts, site)
+            if task.negotiated is not None:
+                self._record(task.negotiated, site, True, task.id, _name(task.fn), "ran")
+            self._place(task, site)
+            future.set_result(f.result())
+            return
+        if transient:
             self._failed(task, site, exc)
             assert task.negotiated is not None
             self._launch(task, task.negotiated)
             return
-        self._attempt(task, site, exc is None, "ran" if exc is None else f"failed: {exc}")
+        self._attempt(task, site, False, f"failed: {exc}")
         self._place(task, site)
-        if exc is None:
-            task.future.set_result(f.result())
-        else:
-            task.future.set_exception(exc)
+        future.set_exception(exc)
+
+    def _ran_after(self, earlier: tuple[AttemptRow, ...], site: str) -> tuple[AttemptRow, ...]:
+        """The attempts of a task that ran at ``site`` after ``earlier`` failed ones."""
+        if earlier:
+            return (*earlier, (site, True, "ran"))
+        # Most tasks run at the first site they try: one shared tuple per site for all of them.
+        attempts = self._ran_at.get(site)
+        if attempts is None:
+            attempts = self._ran_at[site] = ((site, True, "ran"),)
+        return attempts
 
     def _attempt(self, task: _Task, site: str, ok: bool, message: str) -> None:
-        task.attempts.append(Attempt(site=site, ok=ok, message=message))
-        if self._writer is not None and task.negotiated is not None:
-            request_id = task.negotiated.result.request.request_id
-            self._writer.attempt(
-                request_id,
-                site,
-                ok,
-                f"parsl task {self.label}#{task.id} ({_name(task.fn)}): {message}",
-            )
+        task.attempts += ((site, ok, message),)
+        if task.negotiated is not None:
+            self._record(task.negotiated, site, ok, task.id, _name(task.fn), message)
+
+    def _record(
+        self, entry: _Negotiated, site: str, ok: bool, task_id: int, function: str, message: str
+    ) -> None:
+        writer = self._writer
+        if writer is not None:
+            writer.attempt(entry.request_id, site, ok, self.label, task_id, function, message)
 
     def _forget(self, site: str) -> None:
         """Drop every cached negotiation that ranked ``site``."""
         with self._lock:
-            for key in [
-                k for k, e in self._cache.items() if any(p.site == site for p in e.candidates)
-            ]:
+            for key in [k for k, e in self._cache.items() if site in e.ranked]:
                 self._cache.pop(key, None)
 
     def _place(self, task: _Task, site: str | None) -> None:
-        # Models are built only when someone reads ``placements``: off the per-task path.
-        # The arguments are dropped so a long workflow does not keep every task's data alive.
-        task.args, task.kwargs = (), {}
-        self._placed[task.id] = (task, site)
+        self._keep(task.id, (_name(task.fn), task.negotiated, site, task.cached, task.attempts))
+
+    def _keep(self, task_id: int, placed: _Placed) -> None:
+        """Remember a finished task for ``placements`` (models are built only when read).
+
+        Tasks that ran at the first site they tried share one record per function,
+        negotiation, site and cache use, so a long run adds one dict entry per task and no
+        object for the garbage collector to walk. Other records are kept as they are.
+        """
+        attempts = placed[4]
+        if len(attempts) == 1 and attempts[0][1]:
+            placed = self._shapes.setdefault(placed, placed)
+        self._placed[task_id] = placed
 
     @property
     def placements(self) -> dict[int, TaskPlacement]:
         """Every finished task: where it ran, the chosen proposal's reason, its attempts."""
-        return {tid: _placement(task, site) for tid, (task, site) in list(self._placed.items())}
+        return {tid: _placement(tid, placed) for tid, placed in list(self._placed.items())}
 
 
-def _placement(task: _Task, site: str | None) -> TaskPlacement:
-    entry = task.negotiated
+def _placement(task_id: int, placed: _Placed) -> TaskPlacement:
+    function, entry, site, cached, attempts = placed
     proposal = entry.result.proposal(site) if entry is not None and site else None
     return TaskPlacement(
-        task_id=task.id,
-        function=_name(task.fn),
-        request_id=entry.result.request.request_id if entry else "",
+        task_id=task_id,
+        function=function,
+        request_id=entry.request_id if entry else "",
         site=site,
         verdict=proposal.verdict.value if proposal else None,
         reason=proposal.reason if proposal else "",
-        cached=task.cached,
-        attempts=tuple(task.attempts),
+        cached=cached,
+        attempts=tuple(Attempt(site=a, ok=ok, message=m) for a, ok, m in attempts),
     )
+
+
+def _own_future(task: _Task) -> Future[Any]:
+    """The executor's future for ``task``, made on first need."""
+    future = task.future
+    if future is None:
+        future = task.future = Future()
+        future.parsl_executor_task_id = task.id  # type: ignore[attr-defined]
+    return future
+
+
+def _failed_future(task_id: int, error: BaseException) -> Future[Any]:
+    future: Future[Any] = Future()
+    future.parsl_executor_task_id = task_id  # type: ignore[attr-defined]
+    future.set_exception(error)
+    return future
 
 
 def _name(fn: Callable[..., Any]) -> str:

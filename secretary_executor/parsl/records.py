@@ -3,23 +3,26 @@
 Negotiations go through :class:`~secretary_executor.broker.Broker`, which records the request,
 every proposal and the selection. Each task's dispatch attempts are recorded too, under the
 negotiation's request id (so ``Ledger.attempts(request_id)`` lists every task placed from those
-proposals), with the Parsl task named in the message. Attempts are written by a background
-thread, so a burst of tasks never waits on SQLite under the DataFlowKernel's submit lock.
+proposals), with the Parsl task named in the message.
+
+Attempts are buffered and written in batches by :class:`LedgerWriter`, so a burst of tasks never
+waits on SQLite under the DataFlowKernel's submit lock and never wakes a thread per task: a
+thread woken for every row costs a GIL hand-off per task, which at thousands of tasks per second
+was a large share of the executor's overhead.
 """
 
 from __future__ import annotations
 
 import logging
-import queue
 import threading
+from collections import deque
+from typing import Any, TypeAlias
 
 from pydantic import BaseModel, ConfigDict
 
 from secretary_executor.ledger import Ledger
 
 log = logging.getLogger(__name__)
-
-_BATCH = 1000
 
 
 class Attempt(BaseModel):
@@ -49,41 +52,102 @@ class TaskPlacement(BaseModel):
     attempts: tuple[Attempt, ...] = ()
 
 
-class LedgerWriter:
-    """Writes attempt rows from a queue on a daemon thread.
+AttemptRow: TypeAlias = tuple[str, bool, str]
+"""An attempt as the executor keeps it on the task path: ``(site, ok, message)``.
 
-    Postcondition of :meth:`close`: every queued row has been written (or logged as failed).
+A plain tuple, not a model: it becomes an :class:`Attempt` only when someone reads
+``placements``, and a ledger message only when the writer flushes, so neither cost lands on the
+per-task path.
+"""
+
+_FIELDS = 7
+"""A buffered row is seven consecutive entries of the buffer: request id, site, ok, executor
+label, task id, function, message (flat, so buffering a row leaves no tuple alive)."""
+
+
+def task_message(label: str, task_id: int, function: str, message: str) -> str:
+    """The ledger message of one attempt, e.g. ``parsl task secretary#17 (train): ran``."""
+    return f"parsl task {label}#{task_id} ({function}): {message}"
+
+
+class LedgerWriter:
+    """Buffers attempt rows and writes them in batches on a daemon thread.
+
+    The thread wakes every ``interval_s`` seconds, or as soon as ``batch`` rows are waiting,
+    and writes everything buffered in one transaction (a commit costs a disk sync; a row
+    costs microseconds). :meth:`attempt` only appends to a deque, which is thread-safe and
+    wakes nobody below the batch size.
+
+    Args:
+        ledger: where the rows go.
+        interval_s: the longest a row waits before it is written while the executor runs.
+        batch: this many waiting rows wake the thread early.
+
+    Postcondition of :meth:`close`: every row recorded before or after it has been written (or
+    logged as failed); rows recorded after it are written at once.
     """
 
-    def __init__(self, ledger: Ledger) -> None:
+    def __init__(self, ledger: Ledger, *, interval_s: float = 0.25, batch: int = 2000) -> None:
         self.ledger = ledger
-        self._queue: queue.SimpleQueue[tuple[str, str, bool, str] | None] = queue.SimpleQueue()
+        self.interval_s = interval_s
+        self.batch = batch
+        self._rows: deque[Any] = deque()
+        self._wake = threading.Event()
+        self._closed = False
+        self._flush_lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="secretary-ledger", daemon=True)
         self._thread.start()
 
-    def attempt(self, request_id: str, site: str, ok: bool, message: str) -> None:
-        self._queue.put((request_id, site, ok, message))
+    def attempt(
+        self,
+        request_id: str,
+        site: str,
+        ok: bool,
+        label: str,
+        task_id: int,
+        function: str,
+        message: str,
+    ) -> None:
+        """Record one attempt of Parsl task ``label#task_id`` (written later, in a batch)."""
+        rows = self._rows
+        # One C call with a temporary tuple: atomic under the GIL, and nothing outlives it.
+        rows.extend((request_id, site, ok, label, task_id, function, message))
+        if self._closed:
+            self._flush()
+        elif len(rows) >= self.batch * _FIELDS and not self._wake.is_set():
+            self._wake.set()
 
     def _run(self) -> None:
-        done = False
-        while not done:
-            batch = [self._queue.get()]
-            while len(batch) < _BATCH:  # drain what is queued: one transaction for all of it
-                try:
-                    batch.append(self._queue.get_nowait())
-                except queue.Empty:
-                    break
-            done = None in batch
-            rows = [item for item in batch if item is not None]
-            if rows:
-                self._write(rows)
+        while not self._closed:
+            self._wake.wait(self.interval_s)
+            self._wake.clear()
+            self._flush()
+        self._flush()
 
-    def _write(self, rows: list[tuple[str, str, bool, str]]) -> None:
-        try:
-            self.ledger.record_attempts(rows)
-        except Exception:
-            log.exception("could not record %d dispatch attempt(s) in the ledger", len(rows))
+    def _flush(self) -> None:
+        # One flusher at a time, so rows reach the ledger in the order they were recorded. The
+        # rows are made one by one as SQLite takes them (see Ledger.record_attempts).
+        with self._flush_lock:
+            rows = self._rows
+            flat = [rows.popleft() for _ in range(len(rows) // _FIELDS * _FIELDS)]
+            if not flat:
+                return
+            fields = iter(flat)
+            batch = (
+                (request_id, site, ok, task_message(label, task_id, function, message))
+                for request_id, site, ok, label, task_id, function, message in zip(
+                    *[fields] * _FIELDS, strict=True
+                )
+            )
+            try:
+                self.ledger.record_attempts(batch)
+            except Exception:
+                count = len(flat) // _FIELDS
+                log.exception("could not record %d dispatch attempt(s) in the ledger", count)
 
     def close(self, timeout_s: float = 60.0) -> None:
-        self._queue.put(None)
+        """Write what is buffered and stop the thread (idempotent)."""
+        self._closed = True
+        self._wake.set()
         self._thread.join(timeout_s)
+        self._flush()

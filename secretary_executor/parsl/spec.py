@@ -64,8 +64,7 @@ def split_spec(
         canonical = json.dumps(ours, sort_keys=True, default=_plain)
     except (TypeError, ValueError) as exc:
         raise ConfigurationError(f"resource specification: {exc}") from None
-    requirements, policy, text = _needs(canonical, default_requirements, default_policy)
-    key = requirements.signature() + "|" + policy.model_dump_json()
+    requirements, policy, text, key = _needs(canonical, default_requirements, default_policy)
     return TaskNeeds(requirements, policy, text, forward, key)
 
 
@@ -87,8 +86,8 @@ def _plain(value: Any) -> Any:
 @lru_cache(maxsize=1024)
 def _needs(
     canonical: str, default_requirements: Requirements, default_policy: Policy
-) -> tuple[Requirements, Policy, str]:
-    # Parsing is deterministic, so equal specifications are read once.
+) -> tuple[Requirements, Policy, str, str]:
+    # Parsing is deterministic, so equal specifications are read once, cache key included.
     spec: dict[str, Any] = json.loads(canonical)
     text = spec.get("secretary_request") or ""
     if not isinstance(text, str):
@@ -110,7 +109,8 @@ def _needs(
     requirements = _with_parsl_keys(requirements, spec)
     if requirements.is_empty():
         requirements = default_requirements
-    return requirements, _policy(spec.get("secretary_policy"), default_policy), text
+    policy = _policy(spec.get("secretary_policy"), default_policy)
+    return requirements, policy, text, _key(requirements, policy)
 
 
 def _with_parsl_keys(requirements: Requirements, spec: dict[str, Any]) -> Requirements:

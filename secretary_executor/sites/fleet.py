@@ -10,14 +10,26 @@ A fleet file (YAML) lists sites and how to reach them::
         state_file: states/hpc-east.yaml
       - name: campus
         site_config: /etc/secretary/campus.yaml
+      - name: hpc-west                  # a site behind its own Globus Compute endpoint
+        transport: globus-compute
+        endpoint_id: 4b116d3c-1703-4f8f-9f6f-39921e5864df
+        functions_file: hpc-west/secretary-functions.json
+        remote_site_config: ~/.globus_compute/hpc-west/secretary-site.yaml
 
-Relative paths are taken from the fleet file's folder. The built-in ``demo`` fleet needs no
-file: the local machine plus the simulated sites shipped in ``secretary_executor/fleets/demo``.
+Relative paths are taken from the fleet file's folder, except ``remote_site_config``, which is a
+path on the endpoint host. The built-in ``demo`` fleet needs no file: the local machine plus the
+simulated sites shipped in ``secretary_executor/fleets/demo``.
+
+A ``globus-compute`` site is reached by calling the secretary functions its administrator
+registered and allowed (``secretary endpoint register`` writes their ids to
+``secretary-functions.json``). Loading the fleet contacts nothing: the SDK ``Executor`` (and the
+login it needs) is made on the site's first negotiation.
 """
 
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import Iterable, Sequence
 from importlib import resources
 from pathlib import Path
@@ -29,37 +41,102 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from endpoint_plugins.config import SiteConfig, load_site_config
 from endpoint_plugins.errors import SiteConfigError
 from endpoint_plugins.secretary import Secretary
+from endpoint_plugins.service import Operation
 from providers.errors import validation_message
 from providers.wire import Proposal, Requirements
 from secretary_executor.errors import ConfigurationError
 from secretary_executor.sites.base import Site
+from secretary_executor.sites.globus import globus_site, load_function_ids
 from secretary_executor.sites.inprocess import InProcessTransport
 
 DEMO = "demo"
 LOCAL_SITE = "local"
 
 
+IN_PROCESS = "in-process"
+GLOBUS_COMPUTE = "globus-compute"
+_LOCAL_SOURCES = ("config", "site_config", "state_file")
+_GLOBUS_FIELDS = ("endpoint_id", "functions_file", "remote_site_config")
+_GLOBUS_FIELD_HELP = {
+    "endpoint_id": "the endpoint's UUID",
+    "functions_file": "the secretary-functions.json that 'secretary endpoint register' wrote",
+    "remote_site_config": "the site configuration's path on the endpoint host",
+}
+_DEFAULT_TIMEOUT_S = {IN_PROCESS: 30.0, GLOBUS_COMPUTE: 60.0}
+"""A call through the Globus Compute web service and an endpoint's queue takes longer."""
+
+
 class FleetSite(BaseModel):
-    """One entry of a fleet file. Exactly one of ``config``, ``site_config``, ``state_file``."""
+    """One entry of a fleet file.
+
+    ``transport: in-process`` (the default) runs the site's secretary here, from exactly one of
+    ``config``, ``site_config`` or ``state_file``. ``transport: globus-compute`` calls the
+    secretary functions registered on the site's endpoint and needs ``endpoint_id``,
+    ``functions_file`` (the ``secretary-functions.json`` the site's administrator hands over)
+    and ``remote_site_config`` (where the site configuration lies on the endpoint host).
+    ``timeout_s`` defaults to 30 s in-process and 60 s through Globus Compute.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-    transport: Literal["in-process"] = "in-process"
+    transport: Literal["in-process", "globus-compute"] = IN_PROCESS
     config: dict[str, Any] | None = None
     site_config: str | None = None
     state_file: str | None = None
-    timeout_s: float = Field(default=30.0, gt=0)
+    endpoint_id: str | None = None
+    functions_file: str | None = None
+    remote_site_config: str | None = None
+    timeout_s: float | None = Field(default=None, gt=0)
 
     @model_validator(mode="after")
     def _one_source(self) -> FleetSite:
-        given = [k for k in ("config", "site_config", "state_file") if getattr(self, k) is not None]
-        if len(given) != 1:
+        local = [k for k in _LOCAL_SOURCES if getattr(self, k) is not None]
+        remote = [k for k in _GLOBUS_FIELDS if getattr(self, k) is not None]
+        if self.transport == IN_PROCESS:
+            if remote:
+                raise ValueError(
+                    f"site {self.name!r}: {', '.join(remote)} only belong to a site reached "
+                    "through Globus Compute; add 'transport: globus-compute' or remove them"
+                )
+            if len(local) != 1:
+                raise ValueError(
+                    f"site {self.name!r} needs exactly one of config, site_config or state_file "
+                    f"(got {', '.join(local) or 'none'})"
+                )
+            return self
+        if local:
             raise ValueError(
-                f"site {self.name!r} needs exactly one of config, site_config or state_file "
-                f"(got {', '.join(given) or 'none'})"
+                f"site {self.name!r} is reached through Globus Compute, so its secretary reads "
+                f"remote_site_config on the endpoint host; remove {', '.join(local)}"
+            )
+        missing = [k for k in _GLOBUS_FIELDS if getattr(self, k) is None]
+        if missing:
+            raise ValueError(
+                f"site {self.name!r} (transport: globus-compute) also needs "
+                + "; ".join(f"{k} ({_GLOBUS_FIELD_HELP[k]})" for k in missing)
+            )
+        try:
+            uuid.UUID(str(self.endpoint_id))
+        except ValueError:
+            raise ValueError(
+                f"site {self.name!r}: endpoint_id {self.endpoint_id!r} is not a UUID; use the id "
+                "that 'globus-compute-endpoint list' shows on the endpoint host"
+            ) from None
+        remote_path = str(self.remote_site_config)
+        if not remote_path.startswith(("/", "~")) or not remote_path.endswith((".yaml", ".yml")):
+            raise ValueError(
+                f"site {self.name!r}: remote_site_config {remote_path!r} must be the absolute "
+                "(or ~/...) path of the site's YAML configuration on the endpoint host, e.g. "
+                "~/.globus_compute/ENDPOINT/secretary-site.yaml as 'secretary endpoint install' "
+                "wrote it"
             )
         return self
+
+    @property
+    def timeout(self) -> float:
+        """The per-operation timeout: the one given, or the transport's default."""
+        return self.timeout_s if self.timeout_s is not None else _DEFAULT_TIMEOUT_S[self.transport]
 
 
 class FleetFile(BaseModel):
@@ -161,14 +238,47 @@ def _resolve(path: str, base: Path) -> Path:
 
 
 def fleet_from_file(doc: FleetFile, base: Path) -> Fleet:
-    """Build the sites of a validated fleet document."""
+    """Build the sites of a validated fleet document (contacting none of them).
+
+    Raises:
+        ConfigurationError: a site's configuration or functions file is unusable (the message
+            names the site and the fix).
+    """
     sites = []
     for entry in doc.sites:
+        if entry.transport == GLOBUS_COMPUTE:
+            sites.append(_globus_site_for(entry, base))
+            continue
         secretary = _secretary_for(entry, base)
         # State-backed providers never block, so their calls can stay on the event loop.
         transport = InProcessTransport(secretary, threaded=secretary.config.state_file is None)
-        sites.append(Site(entry.name, transport, timeout_s=entry.timeout_s))
+        sites.append(Site(entry.name, transport, timeout_s=entry.timeout))
     return Fleet(sites, concurrency=doc.concurrency)
+
+
+def _globus_site_for(entry: FleetSite, base: Path) -> Site:
+    assert entry.endpoint_id and entry.functions_file and entry.remote_site_config
+    try:
+        function_ids = load_function_ids(_resolve(entry.functions_file, base))
+    except ConfigurationError as exc:
+        raise ConfigurationError(
+            f"site {entry.name!r}: functions_file: {exc.message}; use the "
+            "secretary-functions.json that 'secretary endpoint register' wrote on the endpoint host"
+        ) from None
+    if Operation.NEGOTIATE.value not in function_ids:
+        raise ConfigurationError(
+            f"site {entry.name!r}: {entry.functions_file} has no '{Operation.NEGOTIATE.value}' "
+            "function id, so the site could never be asked; run 'secretary endpoint register' "
+            "on the endpoint host and use the file it writes"
+        )
+    # Ids are checked here; the SDK Executor is made lazily, on the first call to the site.
+    return globus_site(
+        entry.name,
+        entry.endpoint_id,
+        function_ids,
+        entry.remote_site_config,
+        timeout_s=entry.timeout,
+    )
 
 
 def demo_state_files() -> list[Path]:

@@ -36,7 +36,7 @@ from secretary_executor.cli.secretary import main as secretary_main
 from secretary_executor.parsl import GlobusChannel, SecretaryExecutor, secretary_app
 from secretary_executor.sites import Fleet
 from secretary_executor.sites.engine import EngineRunner
-from secretary_executor.sites.fleet import demo_state_files
+from secretary_executor.sites.fleet import demo_state_files, load_fleet
 from secretary_executor.sites.globus import forget_executor, globus_site
 from secretary_executor.sites.loopback import LoopbackService
 
@@ -148,6 +148,40 @@ def test_a_function_the_endpoint_does_not_allow_makes_the_site_unreachable(servi
         forget_executor(endpoint)
     assert proposal.verdict is Verdict.UNREACHABLE
     assert "not allowed" in proposal.reason and "allowed_functions" in proposal.reason
+
+
+def test_a_fleet_file_site_negotiates_through_globus_compute(
+    service, site_yaml, tmp_path, monkeypatch
+):
+    import globus_compute_sdk
+
+    svc, runner, ids = service
+    endpoint = svc.add_endpoint(runner, allowed_functions=ids.values())
+    # The fleet file names no factory: the transport makes a plain SDK Executor on first use,
+    # which here is the loop-back one.
+    monkeypatch.setattr(globus_compute_sdk, "Executor", lambda **kw: svc.executor(**kw))
+    (tmp_path / "secretary-functions.json").write_text(json.dumps({"functions": ids}))
+    fleet_file = tmp_path / "fleet.yaml"
+    entry = {
+        "name": "campus",
+        "transport": "globus-compute",
+        "endpoint_id": endpoint,
+        "functions_file": "secretary-functions.json",
+        "remote_site_config": str(site_yaml),
+    }
+    fleet_file.write_text(yaml.safe_dump({"sites": [entry]}))
+    fleet = load_fleet(fleet_file)
+
+    async def run() -> list:
+        try:
+            reqs = Requirements.model_validate(NEGOTIATE["requirements"])
+            return await fleet.negotiate(reqs, request_id="r1")
+        finally:
+            await fleet.close()
+
+    [proposal] = asyncio.run(run())
+    assert proposal.site == "campus" and proposal.verdict is Verdict.READY
+    assert sum(svc.batches) == 1
 
 
 @secretary_app

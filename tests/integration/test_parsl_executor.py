@@ -16,7 +16,9 @@ import os
 import shutil
 import sqlite3
 import sys
+import threading
 import time
+from concurrent.futures import CancelledError
 from pathlib import Path
 
 import parsl
@@ -28,7 +30,9 @@ from parsl.executors import ThreadPoolExecutor
 from secretary_executor.errors import SelectionError
 from secretary_executor.ledger import Ledger
 from secretary_executor.parsl import (
+    Attempt,
     SecretaryExecutor,
+    ThreadChannel,
     demo_engine_fleet,
     secretary_app,
     secretary_bash_app,
@@ -204,3 +208,79 @@ def test_globus_compute_engine_site(tmp_path, monkeypatch):
         assert {p.site for p in ex.placements.values()} == {ONE_CORE_SITE}
     finally:
         fleet.shutdown()
+
+
+# -- thread channels: the executor's fast path ----------------------------------------------
+
+
+def _thread_executor(engines, tmp_path: Path, *, workers: int = 2) -> SecretaryExecutor:
+    channels = {site: ThreadChannel(workers, name=site) for site in engines.channels}
+    return SecretaryExecutor(engines.fleet, channels, ledger=tmp_path / "ledger.db")
+
+
+def test_cached_tasks_on_thread_channels_are_placed_and_recorded(engines, tmp_path):
+    ex = _thread_executor(engines, tmp_path)
+    with parsl.load(
+        Config(executors=[ex], run_dir=str(tmp_path / "runinfo"), initialize_logging=False)
+    ):
+        assert add(0, 0).result(timeout=120) == 0  # negotiates
+        futures = [add(i, 1) for i in range(200)]  # all from the cache
+        assert [f.result(timeout=120) for f in futures] == [i + 1 for i in range(200)]
+    placements = list(ex.placements.values())
+    assert len(placements) == 201
+    assert {p.site for p in placements} == {ONE_CORE_SITE}
+    assert sum(p.cached for p in placements) == 200
+    assert all(
+        p.attempts == (Attempt(site=ONE_CORE_SITE, ok=True, message="ran"),) for p in placements
+    )
+    assert all(p.verdict == "READY" and p.reason for p in placements)
+    rows = Ledger(tmp_path / "ledger.db").attempts(placements[0].request_id)
+    assert len(rows) == 201 and all(ok for _, ok, _ in rows)  # every row written by shutdown
+    assert {int(m.split("#")[1].split()[0]) for _, _, m in rows} == set(ex.placements)
+
+
+def test_a_refused_cached_task_fails_over_to_the_next_site(engines, tmp_path):
+    ex = _thread_executor(engines, tmp_path)
+    with parsl.load(
+        Config(executors=[ex], run_dir=str(tmp_path / "runinfo"), initialize_logging=False)
+    ):
+        assert add(1, 1).result(timeout=120) == 2  # negotiates; the outcome is cached
+        ex.channels[ONE_CORE_SITE].shutdown()  # the first-ranked site stops taking work
+        assert add(2, 3).result(timeout=120) == 5
+        assert add(4, 4).result(timeout=120) == 8  # renegotiated: the cache forgot the site
+    first, second, third = (ex.placements[i] for i in sorted(ex.placements))
+    assert second.cached and [(a.site, a.ok) for a in second.attempts][0] == (ONE_CORE_SITE, False)
+    assert "not started" in second.attempts[0].message and second.attempts[1].ok
+    assert second.site not in (None, ONE_CORE_SITE)
+    assert not third.cached and third.request_id != first.request_id
+    rows = Ledger(tmp_path / "ledger.db").attempts(second.request_id)
+    mine = [(site, ok) for site, ok, message in rows if f"#{second.task_id} " in message]
+    assert mine == [(ONE_CORE_SITE, False), (second.site, True)]
+
+
+def test_cancelled_thread_channel_tasks_end_cancelled_and_are_recorded(engines, tmp_path):
+    ex = _thread_executor(engines, tmp_path, workers=1)
+    ex.run_dir = str(tmp_path / "runinfo")
+    ex.start()
+    try:
+        started, release = threading.Event(), threading.Event()
+
+        def hold() -> bool:
+            started.set()
+            return release.wait(60)
+
+        assert ex.submit(lambda: 1, None).result(timeout=120) == 1  # negotiates
+        busy = ex.submit(hold, None)  # holds the site's only worker
+        assert started.wait(60)
+        queued = ex.submit(lambda: 2, None)
+        ex.channels[ONE_CORE_SITE].shutdown(wait=False, cancel_futures=True)
+        release.set()
+        assert busy.result(timeout=60) is True
+        with pytest.raises(CancelledError):
+            queued.result(timeout=60)
+        assert queued.parsl_executor_task_id == 3
+        placement = ex.placements[3]
+        assert placement.site is None
+        assert placement.attempts[0].ok is False and "cancelled" in placement.attempts[0].message
+    finally:
+        ex.shutdown()

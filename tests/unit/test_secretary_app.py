@@ -98,3 +98,31 @@ def test_bad_specs_are_one_line_configuration_errors(spec):
     with pytest.raises(ConfigurationError) as info:
         _split(spec)
     assert "\n" not in info.value.message
+
+
+def test_a_call_carries_a_resource_specification_only_when_there_is_something_to_say(
+    monkeypatch,
+):
+    from parsl.app.python import PythonApp
+
+    sent: list[dict] = []
+    monkeypatch.setattr(PythonApp, "__call__", lambda self, *a, **kw: sent.append(kw))
+
+    @secretary_app
+    def bare(x):
+        return x
+
+    @secretary_app(policy="min-cost")
+    def configured(x):
+        return x
+
+    bare(1)
+    bare(1, parsl_resource_specification={"cores": 2})
+    configured(1)
+    configured(1, parsl_resource_specification={"secretary_policy": "soonest"})
+    assert sent == [
+        {},  # nothing to say: the executor reads a missing spec as the default needs
+        {"parsl_resource_specification": {"cores": 2}},
+        {"parsl_resource_specification": {"secretary_policy": "min-cost"}},
+        {"parsl_resource_specification": {"secretary_policy": "soonest"}},  # the call wins
+    ]
