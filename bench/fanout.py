@@ -3,7 +3,9 @@
 For each size N, N simulated sites (copies of the demo fleet's state files under distinct
 names) are served twice: in this process (``InProcessTransport``), and by one worker process
 (``secretary serve worker --site-dir``) registered with a hub running in this process, whose
-fleet reaches them with ``McpTransport``. Each negotiation asks all N sites with the same
+fleet reaches them with ``McpTransport`` (process management:
+:mod:`secretary_executor.simulation.mcp_fleet`, shared with ``secretary sim negotiate
+--transport mcp``). Each negotiation asks all N sites with the same
 fan-out policy; the table reports p50 and p95 per mode and the MCP / in-process ratio.
 
     .venv/bin/python bench/fanout.py                 # 10, 100, 500 sites
@@ -15,12 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
-import secrets
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -36,9 +33,8 @@ sys.path.insert(0, str(ROOT))
 from endpoint_plugins.config import SiteConfig  # noqa: E402
 from endpoint_plugins.secretary import Secretary  # noqa: E402
 from providers.wire import Requirements  # noqa: E402
-from secretary_executor.hub.config import HubConfig  # noqa: E402
 from secretary_executor.hub.fanout import FanOut, FederatedFleet  # noqa: E402
-from secretary_executor.hub.server import Hub  # noqa: E402
+from secretary_executor.simulation.mcp_fleet import LoopbackFederation, write_shares  # noqa: E402
 from secretary_executor.sites import InProcessTransport, Site  # noqa: E402
 from secretary_executor.sites.fleet import demo_state_files  # noqa: E402
 
@@ -46,23 +42,15 @@ console = Console()
 REQUIREMENTS = Requirements.model_validate({"compute": {"cores_per_node": 8}})
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def write_sites(folder: Path, n: int) -> list[Path]:
-    """N state files named sim-0000 ... cycling through the demo sites."""
+def write_sites(folder: Path, n: int) -> Path:
+    """N state files named sim-0000 ... cycling through the demo sites, in one worker's folder."""
     demos = [yaml.safe_load(p.read_text()) for p in demo_state_files()]
-    paths = []
+    documents = []
     for i in range(n):
         doc = dict(demos[i % len(demos)])
         doc["site"] = {**doc["site"], "name": f"sim-{i:04d}"}
-        path = folder / f"sim-{i:04d}.yaml"
-        path.write_text(yaml.safe_dump(doc))
-        paths.append(path)
-    return paths
+        documents.append((f"sim-{i:04d}", yaml.safe_dump(doc)))
+    return write_shares(documents, folder, 1)[0]
 
 
 def percentiles(samples: list[float]) -> tuple[float, float]:
@@ -85,9 +73,8 @@ async def timed(fleet: FederatedFleet, repeats: int) -> list[float]:
 
 
 async def measure(n: int, repeats: int, fanout: FanOut, folder: Path) -> dict[str, list[float]]:
-    sites_dir = folder / f"sites-{n}"
-    sites_dir.mkdir()
-    paths = write_sites(sites_dir, n)
+    sites_dir = write_sites(folder / f"sites-{n}", n)
+    paths = sorted(sites_dir.glob("*.yaml"))
     local = FederatedFleet(
         [
             Site(
@@ -100,63 +87,14 @@ async def measure(n: int, repeats: int, fanout: FanOut, folder: Path) -> dict[st
         ],
         fanout=fanout,
     )
-    results = {"in-process": await timed(local, repeats)}
-
-    tokens, join = folder / f"tokens-{n}.txt", folder / f"join-{n}.txt"
-    tokens.write_text(secrets.token_urlsafe(32))
-    join.write_text(secrets.token_urlsafe(32))
-    config = HubConfig(
-        port=free_port(),
-        token_file=str(tokens),
-        join_token_file=str(join),
-        heartbeat_s=5,
-        site_timeout_s=60,
-        fanout=fanout,
-        ledger=":memory:",
-    )
-    hub = Hub(config)
-    serving = asyncio.create_task(hub.serve_http())
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    worker = subprocess.Popen(  # noqa: S603 - fixed argv, no shell
-        [
-            sys.executable,
-            "-m",
-            "secretary_executor.cli.secretary",
-            "serve",
-            "worker",
-            "--site-dir",
-            str(sites_dir),
-            "--join",
-            config.url,
-            "--join-token-file",
-            str(join),
-            "--name",
-            f"bench-{n}",
-            "--port",
-            str(free_port()),
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
     try:
-        deadline = time.monotonic() + 120
-        while len(hub.fleet.sites) < n:
-            if time.monotonic() > deadline or worker.poll() is not None:
-                raise SystemExit(f"the worker did not register {n} sites in time")
-            await asyncio.sleep(0.1)
-        results["mcp"] = await timed(hub.fleet, repeats)
+        results = {"in-process": await timed(local, repeats)}
     finally:
-        worker.send_signal(signal.SIGTERM)
-        try:
-            worker.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait(timeout=5)
-        hub.request_stop()
-        await asyncio.wait_for(serving, 30)
-        await hub.broker.close()
         await local.close()
+    async with LoopbackFederation(
+        [sites_dir], workdir=folder / f"logs-{n}", fanout=fanout, prefix=f"bench-{n}"
+    ) as federation:
+        results["mcp"] = await timed(federation.fleet, repeats)
     return results
 
 

@@ -19,6 +19,11 @@ from mcp.client.streamable_http import streamable_http_client
 
 from endpoint_plugins.errors import SiteError
 
+CLIENT_KEEPALIVE_S = 2.0
+"""How long an idle connection to a worker is kept (less than any server's keep-alive)."""
+SERVER_KEEPALIVE_S = 30
+"""How long our servers keep an idle connection open (uvicorn's default is 5 s)."""
+
 log = logging.getLogger(__name__)
 
 
@@ -110,9 +115,15 @@ class McpConnection:
                 self.refused = True
 
         hooks = {"response": [seen]}
+        # Drop idle connections well before the server does (uvicorn closes them after its
+        # keep-alive timeout, 5 s by default): reusing one the server is closing at that very
+        # moment fails the call and ends the whole MCP session.
+        limits = httpx2.Limits(keepalive_expiry=CLIENT_KEEPALIVE_S)
         try:
             async with (
-                httpx2.AsyncClient(headers=headers, timeout=30.0, event_hooks=hooks) as http,
+                httpx2.AsyncClient(
+                    headers=headers, timeout=30.0, event_hooks=hooks, limits=limits
+                ) as http,
                 Client(streamable_http_client(self.url, http_client=http)) as client,
             ):
                 if not ready.done():

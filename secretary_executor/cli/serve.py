@@ -131,8 +131,14 @@ def _worker(args: argparse.Namespace) -> int:
 async def _serve_worker(worker: WorkerServer, membership: Membership, host: str, port: int) -> None:
     import uvicorn
 
+    from endpoint_plugins.mcp_client import SERVER_KEEPALIVE_S
+
     app = worker.mcp.streamable_http_app(host=host)
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app, host=host, port=port, log_level="warning", timeout_keep_alive=SERVER_KEEPALIVE_S
+        )
+    )
     stop = asyncio.Event()
 
     async def join_when_listening() -> None:

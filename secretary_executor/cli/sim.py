@@ -2,6 +2,7 @@
 
 secretary sim export --worker ID --out FILE          a generated worker's state file
 secretary sim negotiate [--workers N] [--prompts N]  the negotiation protocol, audited
+                        [--transport mcp]            ... with sites served by worker processes
 secretary sim report DIR                             re-render report.md and plots
 secretary sim select [--iterations N] [--from DIR]   the selection experiment
 """
@@ -9,8 +10,10 @@ secretary sim select [--iterations N] [--from DIR]   the selection experiment
 from __future__ import annotations
 
 import argparse
+import logging
 from pathlib import Path
 
+from rich.logging import RichHandler
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -21,7 +24,7 @@ from secretary_executor.simulation.experiments import (
     select_experiment,
 )
 from secretary_executor.simulation.generator import generate_worker
-from secretary_executor.simulation.negotiate import NegotiationSettings
+from secretary_executor.simulation.negotiate import DEFAULT_PROCESSES, NegotiationSettings
 from secretary_executor.simulation.pricing import PriceModel
 
 TRANSPORTS = ("in-process", "mcp")
@@ -40,6 +43,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
     p = sub.add_parser("negotiate", help="every prompt against every worker, audited")
     _negotiation_options(p)
+    p.add_argument(
+        "--mcp-processes",
+        type=int,
+        default=DEFAULT_PROCESSES,
+        help="with --transport mcp: how many worker processes share the sites",
+    )
     p.add_argument("--out", required=True, type=Path, help="folder for results and report")
     p.set_defaults(handler=_negotiate)
 
@@ -67,7 +76,11 @@ def _negotiation_options(p: argparse.ArgumentParser) -> None:
         default="rules",
         help="rules (default), agent or hybrid (agent and hybrid need a model: docs/agents.md)",
     )
-    p.add_argument("--transport", default="in-process", help="in-process (mcp: not yet)")
+    p.add_argument(
+        "--transport",
+        default="in-process",
+        help="in-process (default), or mcp: sites served by worker processes on 127.0.0.1",
+    )
 
 
 def _fail(message: str) -> int:
@@ -77,19 +90,28 @@ def _fail(message: str) -> int:
 
 def _settings(args: argparse.Namespace) -> NegotiationSettings | str:
     """Validated settings, or the one-line reason they are wrong."""
-    if args.transport == "mcp":
-        return "--transport mcp is not available yet; use --transport in-process (the default)"
-    if args.transport != "in-process":
-        return f"unknown transport {args.transport!r}; choose in-process"
+    if args.transport not in TRANSPORTS:
+        return f"unknown transport {args.transport!r}; choose in-process or mcp"
     if args.strategy not in ("rules", "agent", "hybrid"):
         return f"unknown strategy {args.strategy!r}; choose rules, agent or hybrid"
+    if args.transport == "mcp" and args.strategy != "rules":
+        return (
+            f"--transport mcp serves sites with --strategy rules only (got {args.strategy!r}); "
+            "use --transport in-process for agent or hybrid"
+        )
+    if getattr(args, "mcp_processes", 1) < 1:
+        return f"--mcp-processes must be at least 1 (got {args.mcp_processes})"
     for name in ("workers", "prompts"):
         if getattr(args, name) < 1:
             return f"--{name} must be at least 1 (got {getattr(args, name)})"
     if args.seed < 0:
         return f"--seed must be 0 or more (got {args.seed})"
     return NegotiationSettings(
-        workers=args.workers, prompts=args.prompts, seed=args.seed, strategy=args.strategy
+        workers=args.workers,
+        prompts=args.prompts,
+        seed=args.seed,
+        strategy=args.strategy,
+        transport=args.transport,
     )
 
 
@@ -125,10 +147,27 @@ def _negotiate(args: argparse.Namespace) -> int:
     settings = _settings(args)
     if isinstance(settings, str):
         return _fail(settings)
+    negotiating = f"negotiating {settings.workers} workers"
+    starting = negotiating
+    if settings.transport == "mcp":
+        negotiating += " over MCP"
+        processes = min(args.mcp_processes, settings.workers)
+        starting = f"starting {processes} MCP worker process(es)"
+        # Warnings (a worker marked down) print above the progress bar, not through it; the
+        # MCP server would otherwise log every request at INFO.
+        logging.basicConfig(
+            level=logging.WARNING,
+            format="%(message)s",
+            handlers=[RichHandler(console=err_console, show_path=False)],
+        )
     with _progress() as progress:
-        task = progress.add_task(f"negotiating {settings.workers} workers", total=settings.prompts)
+        task = progress.add_task(starting, total=settings.prompts)
         summary = negotiate_experiment(
-            settings, args.out, on_prompt=lambda _i: progress.advance(task)
+            settings,
+            args.out,
+            on_prompt=lambda _i: progress.advance(task),
+            processes=args.mcp_processes,
+            on_ready=lambda: progress.update(task, description=negotiating),
         )
     _print_summary(summary, args.out)
     return EXIT_OK

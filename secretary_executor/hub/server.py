@@ -26,7 +26,7 @@ from mcp.server.subscriptions import InMemorySubscriptionBus
 
 from endpoint_plugins.errors import SiteConfigError, SiteError
 from endpoint_plugins.mcp_auth import auth_settings, caller, read_token_file
-from endpoint_plugins.mcp_client import McpConnection
+from endpoint_plugins.mcp_client import SERVER_KEEPALIVE_S, McpConnection
 from endpoint_plugins.mcp_membership import Membership
 from endpoint_plugins.mcp_worker import HUB_SCOPE, add_worker_tools, require_scope
 from endpoint_plugins.secretary import SiteDescription
@@ -452,7 +452,13 @@ class Hub:
 
         app = self.mcp.streamable_http_app(host=self.config.host)
         server = uvicorn.Server(
-            uvicorn.Config(app, host=self.config.host, port=self.config.port, log_level="warning")
+            uvicorn.Config(
+                app,
+                host=self.config.host,
+                port=self.config.port,
+                log_level="warning",
+                timeout_keep_alive=SERVER_KEEPALIVE_S,
+            )
         )
         self._uvicorn = server
         stop = asyncio.Event()

@@ -19,7 +19,11 @@ from secretary_executor.simulation import report
 from secretary_executor.simulation.audit import CaseResult
 from secretary_executor.simulation.catalogue import build_catalogue
 from secretary_executor.simulation.generator import generate_fleet
-from secretary_executor.simulation.negotiate import NegotiationSettings, run_negotiation
+from secretary_executor.simulation.negotiate import (
+    DEFAULT_PROCESSES,
+    NegotiationSettings,
+    run_negotiation,
+)
 from secretary_executor.simulation.plots import bar_plot
 from secretary_executor.simulation.pricing import PriceModel
 from secretary_executor.simulation.prompts import generate_prompts
@@ -40,10 +44,21 @@ PAPER_LATENCY_S = {
 
 
 def negotiate_experiment(
-    settings: NegotiationSettings, out: Path, on_prompt: Callable[[int], None] | None = None
+    settings: NegotiationSettings,
+    out: Path,
+    on_prompt: Callable[[int], None] | None = None,
+    *,
+    processes: int = DEFAULT_PROCESSES,
+    on_ready: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
-    """Run the negotiation protocol and write results.jsonl, summary.json, report.md, plots."""
-    run = run_negotiation(settings, on_prompt)
+    """Run the negotiation protocol and write results.jsonl, summary.json, report.md, plots.
+
+    With ``transport="mcp"`` the workers' state files and logs are kept in ``out/workers``
+    (served by ``processes`` worker processes), so a failed start can be diagnosed afterwards.
+    """
+    run = run_negotiation(
+        settings, on_prompt, workdir=out / "workers", processes=processes, on_ready=on_ready
+    )
     report.write_results(out, run.cases)
     summary = report.build_summary(run.cases, settings.model_dump(mode="json"), run.elapsed_s)
     report.write_summary(out, summary)

@@ -6,14 +6,21 @@ requirement fans out through :meth:`secretary_executor.sites.Fleet.negotiate` to
 :class:`endpoint_plugins.secretary.Secretary` per worker, behind an in-process transport that
 still carries the JSON service envelope. Each proposal is then audited against the
 independent ground truth of :mod:`secretary_executor.simulation.truth`.
+
+With ``transport="mcp"`` the same workers are written as state files and served by real
+``secretary serve worker`` processes on loopback (:mod:`.mcp_fleet`); proposals then come back
+through :class:`~secretary_executor.sites.mcp.McpTransport`, and are audited identically.
 """
 
 from __future__ import annotations
 
 import asyncio
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -21,8 +28,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from endpoint_plugins.config import SiteConfig
 from endpoint_plugins.secretary import Secretary
 from providers.state import SiteState, providers_from_state
+from providers.wire import Proposal, Requirements
 from providers.wire.common import Category
 from secretary_executor.broker import Broker
+from secretary_executor.errors import ConfigurationError
 from secretary_executor.simulation.audit import CaseResult, audit_case
 from secretary_executor.simulation.catalogue import build_catalogue
 from secretary_executor.simulation.generator import Worker, generate_fleet
@@ -42,6 +51,13 @@ KIND_CATEGORY: dict[str, Category] = {
     "mpi": Category.PARALLEL,
 }
 
+DEFAULT_PROCESSES = 4
+"""Worker processes for ``--transport mcp``: a few, each hosting a share of the sites, as a
+site administrator would run one worker per machine rather than one per site."""
+
+Ask = Callable[[Requirements, str], Awaitable[list[Proposal]]]
+"""Negotiate one requirement (with its request id) with every site, in fleet order."""
+
 
 class NegotiationSettings(BaseModel):
     """What a negotiation run is: the fleet, the prompts and how sites are reached."""
@@ -52,7 +68,7 @@ class NegotiationSettings(BaseModel):
     prompts: int = Field(default=100, ge=1, le=100_000)
     seed: int = Field(default=0, ge=0)
     strategy: Literal["rules", "agent", "hybrid"] = "rules"
-    transport: Literal["in-process"] = "in-process"
+    transport: Literal["in-process", "mcp"] = "in-process"
 
 
 @dataclass(frozen=True)
@@ -97,32 +113,104 @@ def same_requirement(prompt: Prompt, parsed: object) -> bool:
     return bool(want == got)
 
 
+@asynccontextmanager
+async def in_process_sites(workers: Sequence[Worker], strategy: str) -> AsyncIterator[Ask]:
+    """Every worker as a Secretary in this process; all sites are asked at once."""
+    sites = [simulated_site(w, strategy) for w in workers]
+    fleet = Fleet(sites, concurrency=max(1, len(sites)))
+
+    async def ask(requirements: Requirements, request_id: str) -> list[Proposal]:
+        return await fleet.negotiate(requirements, request_id=request_id)
+
+    try:
+        yield ask
+    finally:
+        await fleet.close()
+
+
+@asynccontextmanager
+async def mcp_sites(
+    workers: Sequence[Worker], workdir: Path | None, processes: int = DEFAULT_PROCESSES
+) -> AsyncIterator[Ask]:
+    """Every worker served over MCP by ``processes`` real worker processes on loopback.
+
+    State files go to ``workdir/w0``, ``workdir/w1``, ... (a temporary folder when None), worker
+    logs beside them. The fan-out asks every site at once, as in process, so the two runs differ
+    only in the transport. Every process is stopped when the block exits, however it exits.
+
+    Raises:
+        FederationError: a worker process could not start or register (one line, with its log).
+    """
+    from secretary_executor.hub.fanout import FanOut
+    from secretary_executor.simulation.mcp_fleet import LoopbackFederation, write_shares
+
+    names = [w.state.site.name for w in workers]
+    fanout = FanOut(mode="concurrent", concurrency=max(1, min(len(names), 4096)))
+    with tempfile.TemporaryDirectory(prefix="secretary-sim-") as tmp:
+        folder = workdir if workdir is not None else Path(tmp)
+        documents = [(w.state.site.name, w.state.to_yaml()) for w in workers]
+        dirs = write_shares(documents, folder, processes)
+        async with LoopbackFederation(dirs, workdir=folder, fanout=fanout) as federation:
+            fleet = federation.fleet
+
+            async def ask(requirements: Requirements, request_id: str) -> list[Proposal]:
+                return await fleet.negotiate(requirements, request_id=request_id, only=names)
+
+            yield ask
+
+
 async def negotiate_all(
-    settings: NegotiationSettings, on_prompt: Callable[[int], None] | None = None
+    settings: NegotiationSettings,
+    on_prompt: Callable[[int], None] | None = None,
+    *,
+    workdir: Path | None = None,
+    processes: int = DEFAULT_PROCESSES,
+    on_ready: Callable[[], None] | None = None,
 ) -> NegotiationRun:
     """Run the whole protocol; ``on_prompt(i)`` is called after each prompt (progress).
 
+    ``on_ready()`` is called once every site can be asked: with MCP, starting the worker
+    processes takes a while, and a progress display should say so rather than look stuck.
+
+    ``workdir`` and ``processes`` matter only with ``transport="mcp"``: where the workers'
+    state files and logs go, and how many worker processes share the sites. The elapsed time
+    includes starting and stopping those processes.
+
     Postcondition: ``len(cases) == workers * prompts``, in prompt order then fleet order.
     Never raises for a site problem: a failing site appears as an UNREACHABLE case.
+
+    Raises:
+        ConfigurationError: ``transport="mcp"`` with a model strategy (workers serve rules).
+        FederationError: MCP worker processes could not be started.
     """
+    if settings.transport == "mcp" and settings.strategy != "rules":
+        raise ConfigurationError(
+            f"--transport mcp serves sites with --strategy rules only (got {settings.strategy!r}); "
+            "use --transport in-process for agent or hybrid"
+        )
     start = time.perf_counter()
     workers = generate_fleet(settings.workers, settings.seed)
     prompts = generate_prompts(
         build_catalogue(w.state for w in workers), settings.prompts, settings.seed
     )
-    sites = [simulated_site(w, settings.strategy) for w in workers]
-    fleet = Fleet(sites, concurrency=max(1, len(sites)))
+    sites = (
+        mcp_sites(workers, workdir, processes)
+        if settings.transport == "mcp"
+        else in_process_sites(workers, settings.strategy)
+    )
     by_site = {w.state.site.name: w for w in workers}
     present = {w.worker_id: present_categories(w.state) for w in workers}
     facts = {w.worker_id: SiteFacts(w.state) for w in workers}
     cases: list[CaseResult] = []
-    try:
+    async with sites as ask:
+        if on_ready is not None:
+            on_ready()
         for i, prompt in enumerate(prompts):
             request = Broker.prepare(prompt.text)
             requirements = request.requirements
             assert requirements is not None  # prepare always parses the text
             parsed_ok = same_requirement(prompt, requirements)
-            proposals = await fleet.negotiate(requirements, request_id=f"sim-{prompt.prompt_id}")
+            proposals = await ask(requirements, f"sim-{prompt.prompt_id}")
             for proposal in proposals:
                 worker = by_site[proposal.site]
                 truth: Truth = evaluate(prompt.requirements, facts[worker.worker_id])
@@ -139,13 +227,18 @@ async def negotiate_all(
                 )
             if on_prompt is not None:
                 on_prompt(i)
-    finally:
-        await fleet.close()
     return NegotiationRun(settings, workers, prompts, cases, time.perf_counter() - start)
 
 
 def run_negotiation(
-    settings: NegotiationSettings, on_prompt: Callable[[int], None] | None = None
+    settings: NegotiationSettings,
+    on_prompt: Callable[[int], None] | None = None,
+    *,
+    workdir: Path | None = None,
+    processes: int = DEFAULT_PROCESSES,
+    on_ready: Callable[[], None] | None = None,
 ) -> NegotiationRun:
     """:func:`negotiate_all` on a fresh event loop (for callers that are not async)."""
-    return asyncio.run(negotiate_all(settings, on_prompt))
+    return asyncio.run(
+        negotiate_all(settings, on_prompt, workdir=workdir, processes=processes, on_ready=on_ready)
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -12,7 +13,12 @@ import pytest
 
 from providers.state import load_state
 from secretary_executor.cli.secretary import main
-from secretary_executor.simulation.generator import generate_worker
+from secretary_executor.simulation.generator import generate_fleet, generate_worker
+from secretary_executor.simulation.mcp_fleet import (
+    FederationError,
+    LoopbackFederation,
+    write_shares,
+)
 
 BIN = Path(sys.executable).parent
 
@@ -108,7 +114,9 @@ def test_negotiate_report_and_select_on_a_small_fleet(tmp_path, home):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--transport", "mcp"), "--transport mcp is not available yet"),
+        (("--transport", "pigeon"), "unknown transport 'pigeon'; choose in-process or mcp"),
+        (("--transport", "mcp", "--strategy", "agent"), "--strategy rules only"),
+        (("--transport", "mcp", "--mcp-processes", "0"), "--mcp-processes must be at least 1"),
         (("--strategy", "agentic"), "unknown strategy 'agentic'"),
         (("--workers", "0"), "--workers must be at least 1"),
     ],
@@ -120,6 +128,80 @@ def test_bad_options_get_a_one_line_error(tmp_path, capsys, args, message):
     assert message in err
     assert "Traceback" not in err
     assert not (tmp_path / "o").exists()
+
+
+def _cases(run_dir: Path) -> list[dict[str, object]]:
+    """results.jsonl without the per-case timing, which differs between runs."""
+    lines = (run_dir / "results.jsonl").read_text().splitlines()
+    return [{k: v for k, v in json.loads(line).items() if k != "elapsed_s"} for line in lines]
+
+
+def test_negotiate_over_mcp_gives_the_in_process_verdicts(tmp_path, home):
+    """The same seed over real worker processes: every case audited exactly as in process."""
+    common = ("--workers", "4", "--prompts", "3", "--seed", "5")
+    local, remote = tmp_path / "local", tmp_path / "mcp"
+    done = sim("negotiate", *common, "--out", str(local), home=home)
+    assert done.returncode == 0, done.stderr
+    done = sim(
+        "negotiate",
+        *common,
+        "--transport",
+        "mcp",
+        "--mcp-processes",
+        "2",
+        "--out",
+        str(remote),
+        home=home,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+
+    summary = json.loads((remote / "summary.json").read_text())
+    assert summary["settings"]["transport"] == "mcp"
+    assert summary["overall"]["secretary"]["unreachable"] == 0
+    assert summary["overall"] == json.loads((local / "summary.json").read_text())["overall"]
+    assert summary["confusion"] == json.loads((local / "summary.json").read_text())["confusion"]
+    assert _cases(remote) == _cases(local)
+    assert len(_cases(remote)) == 12
+    # Two worker processes, each serving its share of the four sites from state files.
+    shares = sorted(p.name for p in (remote / "workers").glob("w*/*.yaml"))
+    assert shares == sorted(f"{w.state.site.name}.yaml" for w in generate_fleet(4, 5))
+    assert sorted(p.name for p in (remote / "workers").glob("w*") if p.is_dir()) == ["w0", "w1"]
+
+
+def test_worker_processes_are_stopped_when_the_caller_fails(tmp_path):
+    workers = generate_fleet(2, 0)
+    dirs = write_shares([(w.state.site.name, w.state.to_yaml()) for w in workers], tmp_path, 2)
+
+    async def fail_inside() -> list[subprocess.Popen[bytes]]:
+        procs: list[subprocess.Popen[bytes]] = []
+        with pytest.raises(RuntimeError, match="caller failed"):
+            async with LoopbackFederation(dirs, workdir=tmp_path) as federation:
+                procs = [w.proc for w in federation.workers]
+                assert sorted(federation.fleet.names) == sorted(w.state.site.name for w in workers)
+                raise RuntimeError("caller failed")
+        return procs
+
+    procs = asyncio.run(fail_inside())
+    assert len(procs) == 2
+    assert all(p.poll() is not None for p in procs)
+
+
+def test_a_worker_that_cannot_start_is_one_line_with_its_log(tmp_path):
+    bad = tmp_path / "w0"
+    bad.mkdir()
+    (bad / "broken.yaml").write_text("site: [unclosed\n")
+
+    async def start() -> None:
+        async with LoopbackFederation([bad], workdir=tmp_path, start_timeout_s=60):
+            pass
+
+    with pytest.raises(FederationError) as info:
+        asyncio.run(start())
+    message = info.value.message
+    assert "worker process sim-0 exited" in message
+    assert str(tmp_path / "sim-0.log") in message
+    assert "\n" not in message
 
 
 def test_report_on_a_folder_without_results_says_what_to_do(tmp_path, capsys):
