@@ -13,6 +13,7 @@ import sys
 from rich.panel import Panel
 
 from providers.workload.local import jobs_root
+from providers.workload.slurm import output_paths
 from secretary_executor.broker import Broker
 from secretary_executor.cli.render import (
     checks_table,
@@ -75,7 +76,10 @@ async def main() -> int:
             status = await broker.wait(receipt.job_id, timeout_s=120)
         console.print(jobs_table([broker.ledger.job(receipt.job_id)]))
         console.print(events_table(broker.ledger.events(receipt.job_id)))
-        output = jobs_root() / receipt.native_id / "stdout.txt"
+        if receipt.provider == "slurm":  # this machine runs Slurm: the job went through it
+            output = output_paths(receipt.native_id)[0]
+        else:
+            output = jobs_root() / receipt.native_id / "stdout.txt"
         if output.is_file():
             console.print(Panel(output.read_text().rstrip() or "(no output)", title="job output"))
         ok = status.state.value == "COMPLETED"
