@@ -31,7 +31,7 @@ fi
 
 say "Slurm"
 "$HERE/slurm-up.sh"
-for part in modules-up.sh mpi-up.sh; do
+for part in modules-up.sh mpi-up.sh containers-up.sh; do
   if [ -f "$HERE/$part" ]; then
     say "${part%-up.sh}"
     bash "$HERE/$part"
