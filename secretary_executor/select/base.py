@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from providers.wire import Policy, Proposal, Requirements
+from providers.wire import Policy, Proposal, Requirements, Verdict
+from secretary_executor.select._common import READY_OR_BUSY, candidates
 
 
 class Selector(ABC):
@@ -45,3 +46,26 @@ class Selector(ABC):
         """The best proposal, or None when no proposal can be chosen."""
         ranked = self.rank(proposals, requirements, policy or Policy(algorithm=self.name))
         return ranked[0] if ranked else None
+
+
+class SortingSelector(Selector):
+    """A selector that is one deterministic ordering of the compatible proposals.
+
+    Subclasses give ``sort_key`` (ending with the site name, so equal inputs always give the
+    same answer); the filtering and sorting live here once.
+    """
+
+    verdicts: ClassVar[frozenset[Verdict]] = READY_OR_BUSY
+
+    @abstractmethod
+    def sort_key(self, proposal: Proposal) -> tuple[Any, ...]:
+        """The key that orders proposals from best to worst."""
+
+    def rank(
+        self,
+        proposals: Sequence[Proposal],
+        requirements: Requirements | None,
+        policy: Policy,
+    ) -> list[Proposal]:
+        """Proposals with one of ``verdicts``, ordered by ``sort_key``."""
+        return sorted(candidates(proposals, self.verdicts), key=self.sort_key)

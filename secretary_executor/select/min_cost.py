@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from providers.wire import Policy, Proposal, Requirements
-from secretary_executor.select._common import (
-    READY_OR_BUSY,
-    busy_after_ready,
-    candidates,
-    low_first,
-)
-from secretary_executor.select.base import Selector
+from providers.wire import Proposal
+from secretary_executor.select._common import busy_after_ready, low_first
+from secretary_executor.select.base import SortingSelector
 
 
-class MinCost(Selector):
+class MinCost(SortingSelector):
     """Economic: cheapest estimated cost of the whole job.
 
     Order: smallest ``metrics.estimated_cost_usd`` (sites that cannot price the job last, as
@@ -31,19 +25,12 @@ class MinCost(Selector):
     logic: ClassVar[str] = "Economic"
     use_case: ClassVar[str] = "Budget optimized"
 
-    def rank(
-        self,
-        proposals: Sequence[Proposal],
-        requirements: Requirements | None,
-        policy: Policy,
-    ) -> list[Proposal]:
-        """READY/BUSY proposals, cheapest first; ties READY first, soonest, then site name."""
-        return sorted(
-            candidates(proposals, READY_OR_BUSY),
-            key=lambda p: (
-                low_first(p.metrics.estimated_cost_usd),
-                busy_after_ready(p),
-                low_first(p.metrics.estimated_start_s),
-                p.site,
-            ),
+    def sort_key(self, proposal: Proposal) -> tuple[Any, ...]:
+        """Cheapest first; ties READY first, soonest, then site name."""
+        m = proposal.metrics
+        return (
+            low_first(m.estimated_cost_usd),
+            busy_after_ready(proposal),
+            low_first(m.estimated_start_s),
+            proposal.site,
         )

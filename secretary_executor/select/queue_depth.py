@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from providers.wire import Policy, Proposal, Requirements
-from secretary_executor.select._common import (
-    READY_OR_BUSY,
-    busy_after_ready,
-    candidates,
-    high_first,
-    low_first,
-)
-from secretary_executor.select.base import Selector
+from providers.wire import Proposal
+from secretary_executor.select._common import busy_after_ready, high_first, low_first
+from secretary_executor.select.base import SortingSelector
 
 
-class QueueDepth(Selector):
+class QueueDepth(SortingSelector):
     """Quantitative: the least loaded site, to balance load across the fleet.
 
     Order: fewest waiting jobs (``metrics.queue_depth``, unknown last), then most free nodes
@@ -31,19 +24,12 @@ class QueueDepth(Selector):
     logic: ClassVar[str] = "Quantitative"
     use_case: ClassVar[str] = "Fleet-wide load balancing"
 
-    def rank(
-        self,
-        proposals: Sequence[Proposal],
-        requirements: Requirements | None,
-        policy: Policy,
-    ) -> list[Proposal]:
-        """READY/BUSY proposals, shortest queue first; ties more free nodes, READY, name."""
-        return sorted(
-            candidates(proposals, READY_OR_BUSY),
-            key=lambda p: (
-                low_first(p.metrics.queue_depth),
-                high_first(p.metrics.free_nodes),
-                busy_after_ready(p),
-                p.site,
-            ),
+    def sort_key(self, proposal: Proposal) -> tuple[Any, ...]:
+        """Shortest queue first; ties more free nodes, READY, then site name."""
+        m = proposal.metrics
+        return (
+            low_first(m.queue_depth),
+            high_first(m.free_nodes),
+            busy_after_ready(proposal),
+            proposal.site,
         )

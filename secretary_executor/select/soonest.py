@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from providers.wire import Policy, Proposal, Requirements
-from secretary_executor.select._common import (
-    READY_OR_BUSY,
-    busy_after_ready,
-    candidates,
-    low_first,
-)
-from secretary_executor.select.base import Selector
+from providers.wire import Proposal
+from secretary_executor.select._common import busy_after_ready, low_first
+from secretary_executor.select.base import SortingSelector
 
 
-class Soonest(Selector):
+class Soonest(SortingSelector):
     """Quantitative: shortest estimated time to start, READY sites first.
 
     Order: READY before BUSY (a READY site starts now whatever its estimate says), then the
@@ -31,19 +25,12 @@ class Soonest(Selector):
     logic: ClassVar[str] = "Quantitative"
     use_case: ClassVar[str] = "Shortest ETS"
 
-    def rank(
-        self,
-        proposals: Sequence[Proposal],
-        requirements: Requirements | None,
-        policy: Policy,
-    ) -> list[Proposal]:
-        """READY/BUSY proposals, soonest start first; ties by queue depth, then site name."""
-        return sorted(
-            candidates(proposals, READY_OR_BUSY),
-            key=lambda p: (
-                busy_after_ready(p),
-                low_first(p.metrics.estimated_start_s),
-                low_first(p.metrics.queue_depth),
-                p.site,
-            ),
+    def sort_key(self, proposal: Proposal) -> tuple[Any, ...]:
+        """READY first, then soonest start; ties by queue depth, then site name."""
+        m = proposal.metrics
+        return (
+            busy_after_ready(proposal),
+            low_first(m.estimated_start_s),
+            low_first(m.queue_depth),
+            proposal.site,
         )
