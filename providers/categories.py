@@ -30,6 +30,7 @@ from providers.facts import (
     WorkloadFacts,
 )
 from providers.jobspec import JobSpec, SubmitResult
+from providers.package_names import normalise
 from providers.tools import dispatch_tool, secretary_tool
 from providers.wire.common import Category, WireModel
 from providers.wire.jobs import JobStatus
@@ -37,7 +38,7 @@ from providers.wire.jobs import JobStatus
 
 def normalise_package_name(name: str) -> str:
     """Compare package names the way package managers do: case- and separator-insensitive."""
-    return name.strip().lower().replace("_", "-")
+    return normalise(name)
 
 
 class CapacitySummary(WireModel):

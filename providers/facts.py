@@ -103,6 +103,9 @@ class NetworkInterface(WireModel):
     """ethernet, infiniband, omnipath, slingshot."""
     speed_gbps: float | None = None
     rdma: bool = False
+    low_latency: bool | None = None
+    """The site's own word that this link is low latency (e.g. a tuned RoCE or HPC Ethernet
+    fabric). None: judged from ``rdma`` and the fabric."""
     state: str = "up"
 
 

@@ -12,6 +12,7 @@ one node, built from the hardware providers' ``cpu_info``, ``memory_info`` and `
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -29,7 +30,7 @@ from providers.facts import CPUFacts, GPUFacts, MemoryFacts, Partition
 from providers.session import ToolSession
 from providers.wire.common import Category
 from providers.wire.proposal import Check, CheckStatus, Evidence, Metrics
-from providers.wire.requirements import ComputeRequirement, GpuLogic
+from providers.wire.requirements import ComputeRequirement, GpuLogic, GpuVendor
 
 HEURISTIC_WAIT_PER_JOB_S = 900.0
 """Assumed wait per job ahead when the scheduler gives no estimate of its own.
@@ -54,18 +55,25 @@ _GPU: TypeAdapter[GPUFacts] = TypeAdapter(GPUFacts)
 # -- the job's shape -------------------------------------------------------------------------
 
 
-def nodes_needed(compute: ComputeRequirement, cpus_per_node: int) -> int:
-    """Nodes the job takes on a partition with ``cpus_per_node`` cores.
+def nodes_needed(compute: ComputeRequirement, part: Partition) -> int:
+    """Nodes the job takes on ``part``.
 
-    The explicit node count wins; a total core count is spread over as many nodes as it takes
-    (``cores_per_node`` per node when given, else full nodes); otherwise one node.
+    The explicit node count wins. Otherwise the totals decide: a total core count is spread
+    over as many nodes as it takes (``cores_per_node`` per node when given, else full nodes),
+    and so is a total GPU count over the partition's GPUs per node (GPUs per node when the
+    request gives them). With no total, one node.
     """
     if compute.nodes is not None:
         return compute.nodes
+    needed = 1
     if compute.total_cores is not None:
-        per_node = compute.cores_per_node or cpus_per_node
-        return max(1, math.ceil(compute.total_cores / per_node))
-    return 1
+        per_node = compute.cores_per_node or part.cpus_per_node
+        needed = max(needed, math.ceil(compute.total_cores / per_node))
+    if compute.total_gpus is not None:
+        per_node = compute.gpus_per_node or part.gpus_per_node
+        if per_node > 0:
+            needed = max(needed, math.ceil(compute.total_gpus / per_node))
+    return needed
 
 
 def cores_needed_per_node(compute: ComputeRequirement, nodes: int) -> int | None:
@@ -77,19 +85,52 @@ def cores_needed_per_node(compute: ComputeRequirement, nodes: int) -> int | None
     return None
 
 
-def gpus_wanted(compute: ComputeRequirement) -> int:
-    """GPUs per node the request asks for: a named GPU model alone means at least one.
+def gpus_wanted(compute: ComputeRequirement, nodes: int = 1) -> int:
+    """GPUs per node the request asks for on ``nodes`` nodes.
 
+    A total is spread over the nodes; a named GPU model or vendor alone means at least one.
     ``gpus_per_node = 0`` means a CPU-only job: the GPU side then asks for nothing.
     """
     if compute.gpus_per_node is not None:
         return compute.gpus_per_node
-    return 1 if compute.gpu_model else 0
+    if compute.total_gpus is not None:
+        return math.ceil(compute.total_gpus / nodes)
+    return 1 if compute.gpu_model or compute.gpu_vendor else 0
+
+
+def memory_needed_per_node(compute: ComputeRequirement, nodes: int) -> float | None:
+    """Memory each node must have: the per-node size, else the job's total over its nodes."""
+    if compute.memory_gb_per_node is not None:
+        return compute.memory_gb_per_node
+    if compute.memory_gb_total is not None:
+        return round(compute.memory_gb_total / nodes, 6)
+    return None
 
 
 def gpu_model_matches(wanted: str, have: str | None) -> bool:
     """Case-insensitive substring match, so ``a100`` matches ``NVIDIA A100-SXM4-80GB``."""
     return have is not None and wanted.strip().lower() in have.lower()
+
+
+_VENDOR_MARKERS: dict[GpuVendor, tuple[str, ...]] = {
+    GpuVendor.NVIDIA: ("nvidia", "tesla", "geforce", "quadro", "rtx", "jetson", "orin"),
+    GpuVendor.AMD: ("amd", "radeon", "instinct", "mi50", "mi100", "mi2", "mi3"),
+    GpuVendor.INTEL: ("intel", "max 1", "ponte vecchio", "arc", "flex"),
+}
+_NVIDIA_MODEL_RE = re.compile(
+    r"(?<![a-z0-9])(?:[abhklptv]\d{1,3}[a-z]?|gh200|gb200|b[12]00)(?![0-9])"
+)
+
+
+def gpu_vendor_of(model: str | None) -> GpuVendor | None:
+    """The vendor a reported GPU model names, by its vendor name or model family."""
+    if not model:
+        return None
+    text = model.lower()
+    for vendor, markers in _VENDOR_MARKERS.items():
+        if any(marker in text for marker in markers):
+            return vendor
+    return GpuVendor.NVIDIA if _NVIDIA_MODEL_RE.search(text) else None
 
 
 def compute_label(compute: ComputeRequirement) -> str:
@@ -100,23 +141,36 @@ def compute_label(compute: ComputeRequirement) -> str:
     if compute.total_cores is not None:
         parts.append(f"{compute.total_cores} cores in total")
     cpu = f"{compute.cores_per_node} cores/node" if compute.cores_per_node else None
-    gpus = gpus_wanted(compute)
-    gpu = None
-    if gpus > 0:
-        model = f" {compute.gpu_model}" if compute.gpu_model else ""
-        gpu = f"{gpus}{model} GPU{'s' if gpus != 1 else ''}/node"
-    elif compute.gpus_per_node == 0:
-        gpu = "no GPU"
-    if cpu and gpu and gpus > 0:
-        joiner = " or " if compute.gpu_logic is GpuLogic.OR else " and "
-        parts.append(f"{cpu}{joiner}{gpu}")
+    gpu = _gpu_label(compute)
+    if gpu and compute.gpus_per_node != 0 and compute.gpu_logic is GpuLogic.OR:
+        parts.append(f"{cpu or 'CPU only'} or {gpu}")
     else:
         parts.extend(p for p in (cpu, gpu) if p)
     if compute.memory_gb_per_node is not None:
         parts.append(f"{compute.memory_gb_per_node:g} GB/node")
+    if compute.memory_gb_total is not None:
+        parts.append(f"{compute.memory_gb_total:g} GB in total")
     if compute.walltime_s is not None:
         parts.append(f"walltime {format_duration(compute.walltime_s)}")
     return "compute: " + (", ".join(parts) if parts else "1 node of any shape")
+
+
+def _gpu_label(compute: ComputeRequirement) -> str | None:
+    if compute.gpus_per_node == 0:
+        return "no GPU"
+    kind = " ".join(
+        str(x)
+        for x in (compute.gpu_vendor.value if compute.gpu_vendor else None, compute.gpu_model)
+        if x
+    )
+    kind = f" {kind}" if kind else ""
+    if compute.gpus_per_node is not None:
+        return f"{compute.gpus_per_node}{kind} GPU{'s' if compute.gpus_per_node != 1 else ''}/node"
+    if compute.total_gpus is not None:
+        return f"{compute.total_gpus}{kind} GPU{'s' if compute.total_gpus != 1 else ''} in total"
+    if kind:
+        return f"1{kind} GPU/node"
+    return None
 
 
 def format_duration(seconds: float) -> str:
@@ -156,30 +210,22 @@ class Fit:
 def fit_partition(compute: ComputeRequirement, part: Partition, provider: str = "") -> Fit:
     """Compare one partition with the job, per node.
 
-    The CPU/GPU clause follows ``gpu_logic`` when the request names both sides: with AND the
-    cores and the GPUs must both fit; with OR either suffices ("32 cores or 2 GPUs per node":
-    a CPU-only partition with 32 cores fits). When only one side is named, that side must fit.
-    Memory, walltime and the node count must fit in every case.
+    The CPU/GPU clause follows ``gpu_logic``: with AND the cores and the GPUs must both fit;
+    with OR either suffices ("32 cores or 2 GPUs per node": a CPU-only partition with 32
+    cores fits; "CPU or 2 GPUs per node": any partition fits, on its CPUs if need be). When only
+    one side is named, that side must fit. Memory, walltime and the node count must fit in
+    every case. Totals are spread over the nodes the job takes here.
     """
-    nodes = nodes_needed(compute, part.cpus_per_node)
+    nodes = nodes_needed(compute, part)
     cores = cores_needed_per_node(compute, nodes)
-    gpus = gpus_wanted(compute)
+    gpus = gpus_wanted(compute, nodes)
     cores_ok = cores is None or cores <= part.cpus_per_node
     cpu_problem = f"{cores} cores/node needed, it has {part.cpus_per_node}"
-
-    gpu_problem = ""
-    if gpus > 0 and part.gpus_per_node < gpus:
-        model = f" {part.gpu_model}" if part.gpu_model and part.gpus_per_node else ""
-        gpu_problem = f"{plural(gpus, 'GPU')}/node needed, it has {part.gpus_per_node}{model}"
-    elif (
-        gpus > 0 and compute.gpu_model and not gpu_model_matches(compute.gpu_model, part.gpu_model)
-    ):
-        gpu_problem = f"{compute.gpu_model} GPUs needed, it has {part.gpu_model or 'none'}"
+    gpu_problem = _gpu_problem(compute, part, gpus)
     gpus_ok = not gpu_problem
 
     mismatches: list[str] = []
-    both_sides = cores is not None and gpus > 0
-    if both_sides and compute.gpu_logic is GpuLogic.OR:
+    if gpus > 0 and compute.gpu_logic is GpuLogic.OR:
         if not (cores_ok or gpus_ok):
             mismatches.append(f"neither {cpu_problem} nor {gpu_problem}")
         # Either side will do: run on CPUs when the cores fit, which is the cheaper node.
@@ -190,7 +236,7 @@ def fit_partition(compute: ComputeRequirement, part: Partition, provider: str = 
         if not gpus_ok:
             mismatches.append(gpu_problem)
         uses_gpu = gpus > 0
-    need_mem = compute.memory_gb_per_node
+    need_mem = memory_needed_per_node(compute, nodes)
     if need_mem is not None and need_mem > part.memory_gb_per_node:
         mismatches.append(f"{need_mem:g} GB/node needed, it has {part.memory_gb_per_node:g}")
     if (
@@ -205,6 +251,23 @@ def fit_partition(compute: ComputeRequirement, part: Partition, provider: str = 
     if part.total_nodes < nodes:
         mismatches.append(f"{plural(nodes, 'node')} needed, it has {part.total_nodes}")
     return Fit(provider, part, nodes, uses_gpu, tuple(mismatches))
+
+
+def _gpu_problem(compute: ComputeRequirement, part: Partition, gpus: int) -> str:
+    """Why the partition's GPUs cannot serve the job, or "" when they can (or none needed)."""
+    if gpus <= 0:
+        return ""
+    have = f" {part.gpu_model}" if part.gpu_model and part.gpus_per_node else ""
+    if part.gpus_per_node < gpus:
+        return f"{plural(gpus, 'GPU')}/node needed, it has {part.gpus_per_node}{have}"
+    if compute.gpu_model and not gpu_model_matches(compute.gpu_model, part.gpu_model):
+        return f"{compute.gpu_model} GPUs needed, it has {part.gpu_model or 'none'}"
+    if compute.gpu_vendor is not None:
+        vendor = gpu_vendor_of(part.gpu_model)
+        if vendor is not compute.gpu_vendor:
+            shown = part.gpu_model or "GPUs of an unreported model"
+            return f"{compute.gpu_vendor.value} GPUs needed, it has {shown}"
+    return ""
 
 
 # -- plans -----------------------------------------------------------------------------------
@@ -343,9 +406,10 @@ def _node_partition(session: ToolSession, compute: ComputeRequirement) -> _Candi
         mem_answer = ask(session, provider, "memory_info", _MEMORY)
         if mem_answer.value is not None:
             memory_gb = mem_answer.value.total_gb
-        elif compute.memory_gb_per_node is not None:
+        elif compute.memory_gb_per_node is not None or compute.memory_gb_total is not None:
             errors.append(mem_answer.error or "")
-    if compute.memory_gb_per_node is not None and memory_gb is None and not errors:
+    wants_memory = compute.memory_gb_per_node is not None or compute.memory_gb_total is not None
+    if wants_memory and memory_gb is None and not errors:
         errors.append("no memory provider reports this machine's memory")
 
     gpu_count, gpu_model = 0, None
@@ -354,7 +418,7 @@ def _node_partition(session: ToolSession, compute: ComputeRequirement) -> _Candi
         if gpu_answer.value is not None:
             devices = gpu_answer.value.devices
             gpu_count = len(devices)
-            gpu_model = devices[0].model if devices else None
+            gpu_model = _with_vendor(devices[0].vendor, devices[0].model) if devices else None
         elif gpus_wanted(compute) > 0:
             errors.append(gpu_answer.error or "")
 
@@ -371,6 +435,11 @@ def _node_partition(session: ToolSession, compute: ComputeRequirement) -> _Candi
         # Part of the machine could not be read: a fit would rest on a guess.
         return _Candidates([], errors, [], Category.HARDWARE)
     return _Candidates([("hardware", part)], [], [], Category.HARDWARE)
+
+
+def _with_vendor(vendor: str, model: str) -> str:
+    """``NVIDIA Orin``: the model as the vendor check can read it."""
+    return model if vendor.lower() in model.lower() else f"{vendor} {model}".strip()
 
 
 def assess_capacity(

@@ -1,4 +1,7 @@
-"""One function per requirement kind: software, network, storage, container and MPI.
+"""One function per requirement kind: network, storage, container and MPI.
+
+Software has its own module, :mod:`endpoint_plugins.negotiation.software`; its checks are
+re-exported here so that every check function is importable from one place.
 
 Each function asks the site's providers through the session and returns one
 :class:`providers.wire.Check` with the evidence of its calls. The rule everywhere is the same:
@@ -12,6 +15,11 @@ from __future__ import annotations
 from pydantic import TypeAdapter
 
 from endpoint_plugins.negotiation.calls import EvidenceScope, ask, join_names, providers_of_kind
+from endpoint_plugins.negotiation.software import (
+    check_alternatives,
+    check_software,
+    software_label,
+)
 from providers.categories import normalise_package_name
 from providers.facts import ContainerFacts, Filesystem, MPIFacts, NetworkInterface, SoftwarePackage
 from providers.session import ToolSession
@@ -23,11 +31,20 @@ from providers.wire.requirements import (
     Fabric,
     MPIRequirement,
     NetworkRequirement,
-    SoftwareRequirement,
     StorageKind,
     StorageRequirement,
     VersionConstraint,
 )
+
+__all__ = [
+    "check_alternatives",
+    "check_container",
+    "check_mpi",
+    "check_network",
+    "check_software",
+    "check_storage",
+    "software_label",
+]
 
 _PACKAGES: TypeAdapter[list[SoftwarePackage]] = TypeAdapter(list[SoftwarePackage])
 _INTERFACES: TypeAdapter[list[NetworkInterface]] = TypeAdapter(list[NetworkInterface])
@@ -126,63 +143,6 @@ def _constraint_text(constraints: tuple[VersionConstraint, ...]) -> str:
     return ",".join(str(c) for c in constraints)
 
 
-# -- software --------------------------------------------------------------------------------
-
-
-def software_label(req: SoftwareRequirement) -> str:
-    """The requirement as it appears in a check: ``software: lammps >=2023``."""
-    return f"software: {req}"
-
-
-def check_software(req: SoftwareRequirement, session: ToolSession) -> Check:
-    """Is the application installed *as itself*, with a version meeting every constraint?
-
-    Only ``find_software`` is asked. Dependency lists are never consulted: a library that is
-    merely a dependency of something else is not an installed application, and a dependency's
-    version says nothing about the application's (the prototype pooled them).
-    """
-    scope = EvidenceScope(session)
-    label = software_label(req)
-    providers = providers_of_kind(session, "software")
-    if not providers:
-        return scope.check(
-            label, Category.SOFTWARE, CheckStatus.UNSATISFIED, "no software provider at this site"
-        )
-    wanted = normalise_package_name(req.name)
-    spec = _constraint_text(req.constraints)
-    matches: list[str] = []
-    wrong: list[str] = []
-    not_found: list[str] = []
-    errors: list[str] = []
-    for provider in providers:
-        answer = ask(session, provider, "find_software", _PACKAGES, {"name": req.name})
-        if not answer.ok:
-            errors.append(answer.error or "")
-            continue
-        own = [p for p in answer.value or [] if normalise_package_name(p.name) == wanted]
-        if not own:
-            not_found.append(provider.name)
-            continue
-        for pkg in own:
-            where = f"{pkg.version} ({provider.name})"
-            (matches if satisfies_all(pkg.version, req.constraints) else wrong).append(where)
-    if matches:
-        detail = f"{req.name} {join_names(matches)} found"
-        detail += f", satisfying {spec}" if spec else ""
-        return scope.check(label, Category.SOFTWARE, CheckStatus.SATISFIED, detail)
-    if errors:
-        found = f"; found only {join_names(wrong)}" if wrong else ""
-        detail = f"could not finish the search for {req.name}: {'; '.join(errors)}{found}"
-        return scope.check(label, Category.SOFTWARE, CheckStatus.UNKNOWN, detail)
-    if wrong:
-        detail = (
-            f"{req.name} is installed only as {join_names(wrong)}, which does not satisfy {spec}"
-        )
-        return scope.check(label, Category.SOFTWARE, CheckStatus.UNSATISFIED, detail)
-    detail = f"{req.name} not found by {join_names(not_found)}"
-    return scope.check(label, Category.SOFTWARE, CheckStatus.UNSATISFIED, detail)
-
-
 # -- network ---------------------------------------------------------------------------------
 
 
@@ -199,8 +159,12 @@ def network_label(req: NetworkRequirement) -> str:
 
 
 def _is_low_latency(iface: NetworkInterface) -> bool:
-    """RDMA-capable, or a known RDMA-class fabric. An unknown fabric name (``loopback``)
-    does not count, so a stray interface never passes for a high-speed network."""
+    """What "low latency" means here: the site declares the link low latency, or it is
+    RDMA-capable, or it is an RDMA-class fabric (InfiniBand, Omni-Path, Slingshot). Plain
+    Ethernet without RDMA is not, even where MPI runs over it. An unknown fabric name
+    (``loopback``) does not count, so a stray interface never passes for a fast network."""
+    if iface.low_latency is not None:
+        return iface.low_latency
     if iface.rdma:
         return True
     try:
@@ -212,7 +176,8 @@ def _is_low_latency(iface: NetworkInterface) -> bool:
 def _describe_iface(iface: NetworkInterface) -> str:
     speed = f" {iface.speed_gbps:g} Gbps" if iface.speed_gbps is not None else ""
     rdma = " rdma" if iface.rdma else ""
-    return f"{iface.name} ({iface.fabric}{speed}{rdma}, {iface.state})"
+    declared = " declared low latency" if iface.low_latency else ""
+    return f"{iface.name} ({iface.fabric}{speed}{rdma}{declared}, {iface.state})"
 
 
 def check_network(req: NetworkRequirement, session: ToolSession) -> Check:

@@ -2,14 +2,21 @@
 
 Each requirement becomes exactly one check, judged only through the site's provider tools on
 the request's READ-only session, so every check carries the evidence of the calls behind it.
-Checks appear in the order of the request: each software item, compute, network, each storage
-item, container, MPI, budget. The verdict then follows from the checks alone:
+Checks appear in the order of the request: each software item, each group of alternatives,
+compute, network, each storage item, container, MPI, budget, then one check per unresolved
+phrase. The verdict then follows from the checks alone:
 
 * nothing checkable in the request -> NEEDS_INFORMATION (no tool is called);
 * any check UNSATISFIED -> INCOMPATIBLE (the job can never run here);
 * else any check UNKNOWN -> UNKNOWN (the site could not tell; never a guessed READY);
 * else any check WAIT -> BUSY (it can run, after a wait);
 * else READY (it can start now).
+
+The fail-safe rule: nothing requirement-like in a request is silently unread. A phrase the parser
+could not turn into a requirement (``Requirements.unresolved``: "needs AVX-512", "a Gaussian
+licence") becomes an UNKNOWN check that quotes it, so the site can never answer READY or BUSY on
+a requirement it did not judge; an unknown package name is a software requirement like any
+other and fails where it is not installed.
 
 Compute is always checked, even when the request names no resources, because READY versus BUSY
 is a statement about free capacity. The software requirements are checked whatever the
@@ -30,6 +37,7 @@ from endpoint_plugins.negotiation.capacity import (
     format_duration,
 )
 from endpoint_plugins.negotiation.checks import (
+    check_alternatives,
     check_container,
     check_mpi,
     check_network,
@@ -82,6 +90,56 @@ def check_budget(budget_usd: float, capacity: CapacityResult) -> Check:
     )
 
 
+UNRESOLVED_PREFIX = "unread: "
+"""Label prefix of the check made for a phrase the parser could not read."""
+
+_HARDWARE_HINTS = (
+    "cpu",
+    "arch",
+    "avx",
+    "sse",
+    "neon",
+    "sve",
+    "arm",
+    "aarch64",
+    "x86",
+    "fpga",
+    "tpu",
+    "ipu",
+    "disk",
+    "ssd",
+    "nvme",
+    "socket",
+    "numa",
+    "bios",
+    "kernel",
+    "os",
+    "linux",
+    "windows",
+)
+
+
+def check_unresolved(phrase: str) -> Check:
+    """A phrase that reads like a requirement but could not be parsed: UNKNOWN, quoted.
+
+    No tool is asked, since nothing says which fact would decide it. The check keeps the site
+    from answering READY or BUSY on a requirement nobody judged; the detail tells the user how
+    to get a firm answer.
+    """
+    words = set(phrase.lower().replace("-", " ").split())
+    category = Category.HARDWARE if words & set(_HARDWARE_HINTS) else Category.SOFTWARE
+    return Check(
+        requirement=f"{UNRESOLVED_PREFIX}{phrase!r}",
+        category=category,
+        status=CheckStatus.UNKNOWN,
+        detail=(
+            f"the request says {phrase!r}, which could not be read as a requirement, so this "
+            "site cannot confirm it; rephrase it (e.g. as a package name with a version) or "
+            "remove it"
+        ),
+    )
+
+
 def decide(checks: list[Check], plan: Plan | None) -> tuple[Verdict, str]:
     """The verdict and its one-sentence reason, from the checks alone."""
     failing = [c for c in checks if c.status is CheckStatus.UNSATISFIED]
@@ -115,8 +173,8 @@ class RulesNegotiator(Negotiator):
     Wins when the request is structured and the providers report exact facts: it is fast
     (no model calls), reproducible, and every verdict is explained check by check. Loses when a
     requirement falls outside the rules (a constraint only prose can express), where an agent
-    strategy can reason further; such fragments stay in ``Requirements.unparsed`` and are not
-    judged here.
+    strategy can reason further; such phrases (``Requirements.unresolved``) make the verdict
+    UNKNOWN here, never READY.
     """
 
     name: ClassVar[str] = "rules"
@@ -148,6 +206,7 @@ class RulesNegotiator(Negotiator):
             )
 
         checks: list[Check] = [check_software(sw, session) for sw in requirements.software]
+        checks.extend(check_alternatives(c, session) for c in requirements.alternatives)
         capacity = assess_capacity(
             requirements.compute, session, context, budget=requirements.budget_usd
         )
@@ -161,6 +220,7 @@ class RulesNegotiator(Negotiator):
             checks.append(check_mpi(requirements.mpi, session))
         if requirements.budget_usd is not None:
             checks.append(check_budget(requirements.budget_usd, capacity))
+        checks.extend(check_unresolved(phrase) for phrase in requirements.unresolved)
 
         verdict, reason = decide(checks, capacity.plan)
         return Proposal(

@@ -8,6 +8,7 @@ constraint". Anything the parser could not read is kept in ``unparsed`` rather t
 from __future__ import annotations
 
 import hashlib
+import re
 from datetime import datetime
 from enum import StrEnum
 
@@ -49,11 +50,20 @@ class VersionConstraint(WireModel):
         return f"{self.op.value}{self.version}"
 
 
+_VARIANT_RE = re.compile(r"^[+~][A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+
+
 class SoftwareRequirement(WireModel):
-    """An application or library that must be installed, found as itself (not as a dependency)."""
+    """An application or library that must be installed, found as itself (not as a dependency).
+
+    ``name`` is matched exactly (case and ``_``/``-`` aside) or through an explicit alias:
+    ``netcdf-c`` never matches ``netcdf``. ``variants`` are Spack-style build variants:
+    ``+cuda`` must be enabled, ``~mpi`` must be disabled.
+    """
 
     name: str = Field(min_length=1, max_length=128)
     constraints: tuple[VersionConstraint, ...] = ()
+    variants: tuple[str, ...] = ()
 
     @field_validator("name")
     @classmethod
@@ -63,9 +73,38 @@ class SoftwareRequirement(WireModel):
             raise ValueError("a software requirement needs a name, e.g. 'lammps'")
         return value
 
+    @field_validator("variants")
+    @classmethod
+    def _variants(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for variant in value:
+            if not _VARIANT_RE.match(variant):
+                raise ValueError(
+                    f"variant {variant!r} must be '+name' (enabled) or '~name' (disabled), "
+                    "e.g. '+cuda' or '~mpi'"
+                )
+        return tuple(dict.fromkeys(value))
+
     def __str__(self) -> str:
         spec = ",".join(str(c) for c in self.constraints)
-        return f"{self.name} {spec}".strip()
+        return f"{self.name}{''.join(self.variants)} {spec}".strip()
+
+
+class SoftwareChoice(WireModel):
+    """Alternatives: any one of these packages will do ("lammps or gromacs")."""
+
+    any_of: tuple[SoftwareRequirement, ...] = Field(min_length=2, max_length=16)
+
+    def __str__(self) -> str:
+        return " or ".join(str(s) for s in self.any_of)
+
+
+class Feature(StrEnum):
+    """Things a request can say it does *not* need ("no GPUs", "no MPI", "no containers")."""
+
+    GPU = "gpu"
+    MPI = "mpi"
+    CONTAINER = "container"
+    LOW_LATENCY = "low_latency"
 
 
 class GpuLogic(StrEnum):
@@ -74,19 +113,36 @@ class GpuLogic(StrEnum):
     AND = "and"
     """Both the cores and the GPUs per node are needed."""
     OR = "or"
-    """Either the cores or the GPUs per node will do (the job runs on either)."""
+    """Either the CPU side or the GPUs will do (the job runs on either). With no core count
+    the CPU side is any node: the GPUs are optional ("runs on CPU or on 2 GPUs per node")."""
+
+
+class GpuVendor(StrEnum):
+    """GPU makers, as a request names them."""
+
+    NVIDIA = "nvidia"
+    AMD = "amd"
+    INTEL = "intel"
 
 
 class ComputeRequirement(WireModel):
-    """Shape of the allocation. Counts are per node unless named ``total``."""
+    """Shape of the allocation. Counts are per node unless named ``total``.
+
+    A total (``total_cores``, ``total_gpus``, ``memory_gb_total``) is spread over the nodes the
+    job gets at each partition: the explicit ``nodes``, else as many as the totals need there.
+    ``gpus_per_node = 0`` is a CPU-only job.
+    """
 
     nodes: int | None = Field(default=None, ge=1)
     cores_per_node: int | None = Field(default=None, ge=1)
     total_cores: int | None = Field(default=None, ge=1)
     gpus_per_node: int | None = Field(default=None, ge=0)
+    total_gpus: int | None = Field(default=None, ge=1)
     gpu_logic: GpuLogic = GpuLogic.AND
     gpu_model: str | None = Field(default=None, max_length=64)
+    gpu_vendor: GpuVendor | None = None
     memory_gb_per_node: float | None = Field(default=None, gt=0)
+    memory_gb_total: float | None = Field(default=None, gt=0)
     walltime_s: int | None = Field(default=None, ge=1)
 
     def is_empty(self) -> bool:
@@ -98,8 +154,11 @@ class ComputeRequirement(WireModel):
                 "cores_per_node",
                 "total_cores",
                 "gpus_per_node",
+                "total_gpus",
                 "gpu_model",
+                "gpu_vendor",
                 "memory_gb_per_node",
+                "memory_gb_total",
                 "walltime_s",
             )
         )
@@ -185,6 +244,9 @@ class Requirements(WireModel):
 
     schema_version: int = SCHEMA_VERSION
     software: tuple[SoftwareRequirement, ...] = ()
+    """Packages that must all be present."""
+    alternatives: tuple[SoftwareChoice, ...] = ()
+    """Groups of packages of which any one will do."""
     compute: ComputeRequirement = ComputeRequirement()
     network: NetworkRequirement | None = None
     storage: tuple[StorageRequirement, ...] = ()
@@ -192,9 +254,23 @@ class Requirements(WireModel):
     mpi: MPIRequirement | None = None
     urgency: Urgency | None = None
     deadline: datetime | None = None
+    """When the results are needed by, an absolute time (relative phrases are resolved against
+    ``requested_at``). A deadline is never a walltime."""
+    deadline_within_s: int | None = Field(default=None, ge=1)
+    """A deadline given relative to the request time ("within 6 hours"), as written."""
+    requested_at: datetime | None = None
+    """The request time the parser resolved relative dates against."""
     budget_usd: float | None = Field(default=None, ge=0)
+    excluded: tuple[Feature, ...] = ()
+    """What the request says the job does not need ("no GPUs", "no MPI"). Never a reason to
+    turn a site down; kept so that a negated phrase is never read as a demand."""
+    unresolved: tuple[str, ...] = Field(default=(), max_length=200)
+    """Phrases that look like requirements but could not be read. They are never dropped: a
+    site cannot answer READY or BUSY while any remain, and each becomes an UNKNOWN check
+    quoting it. Rephrase or remove them to get a firm answer."""
     unparsed: tuple[str, ...] = ()
-    """Fragments of the request text that the parser did not understand."""
+    """Everything the parser did not use, word for word: the ``unresolved`` phrases, harmless
+    leftovers ("hi", "thanks") and notes on contradictions."""
     source_text: str = Field(default="", max_length=20_000)
 
     @model_validator(mode="after")
@@ -212,6 +288,8 @@ class Requirements(WireModel):
         """True when nothing in it can be checked against a site."""
         return (
             not self.software
+            and not self.alternatives
+            and not self.unresolved
             and self.compute.is_empty()
             and self.network is None
             and not self.storage
@@ -230,5 +308,5 @@ class Requirements(WireModel):
 
     def signature(self) -> str:
         """A stable hash of what sites judge: equal signatures get equal proposals."""
-        payload = self.model_dump_json(exclude={"source_text", "unparsed"})
+        payload = self.model_dump_json(exclude={"source_text", "unparsed", "requested_at"})
         return hashlib.sha256(payload.encode()).hexdigest()[:16]

@@ -246,7 +246,14 @@ def test_ethernet_reads_the_sysfs_root_option(tmp_path):
         "list_interfaces", {}, allowed=ToolKind.READ
     )
     assert found == [
-        {"name": "eth0", "fabric": "ethernet", "speed_gbps": 25.0, "rdma": False, "state": "up"}
+        {
+            "name": "eth0",
+            "fabric": "ethernet",
+            "speed_gbps": 25.0,
+            "rdma": False,
+            "low_latency": None,
+            "state": "up",
+        }
     ]
 
 

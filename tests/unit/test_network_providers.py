@@ -108,6 +108,7 @@ def test_infiniband_reports_only_infiniband_ports(fabric):
             "fabric": "infiniband",
             "speed_gbps": 100.0,
             "rdma": True,
+            "low_latency": None,
             "state": "up",
         },
         {
@@ -115,6 +116,7 @@ def test_infiniband_reports_only_infiniband_ports(fabric):
             "fabric": "infiniband",
             "speed_gbps": 200.0,
             "rdma": True,
+            "low_latency": None,
             "state": "down",
         },
         # no link_layer file (old kernel): InfiniBand; INIT is not usable yet: down
@@ -123,6 +125,7 @@ def test_infiniband_reports_only_infiniband_ports(fabric):
             "fabric": "infiniband",
             "speed_gbps": 40.0,
             "rdma": True,
+            "low_latency": None,
             "state": "down",
         },
     ]
@@ -130,7 +133,14 @@ def test_infiniband_reports_only_infiniband_ports(fabric):
 
 def test_omnipath_claims_hfi1_only(fabric):
     assert _list(OmniPathProvider, fabric) == [
-        {"name": "hfi1_0:1", "fabric": "omnipath", "speed_gbps": 100.0, "rdma": True, "state": "up"}
+        {
+            "name": "hfi1_0:1",
+            "fabric": "omnipath",
+            "speed_gbps": 100.0,
+            "rdma": True,
+            "low_latency": None,
+            "state": "up",
+        }
     ]
 
 
@@ -150,12 +160,20 @@ def test_roce_only_node_has_no_infiniband(tmp_path):
 
 def test_slingshot_interfaces_and_uncovered_cxi_devices(fabric):
     assert _list(SlingshotProvider, fabric) == [
-        {"name": "hsn0", "fabric": "slingshot", "speed_gbps": 200.0, "rdma": True, "state": "up"},
+        {
+            "name": "hsn0",
+            "fabric": "slingshot",
+            "speed_gbps": 200.0,
+            "rdma": True,
+            "low_latency": None,
+            "state": "up",
+        },
         {
             "name": "cxi1",
             "fabric": "slingshot",
             "speed_gbps": None,
             "rdma": True,
+            "low_latency": None,
             "state": "unknown",
         },
     ]
@@ -165,7 +183,14 @@ def test_slingshot_from_hsn_alone(tmp_path):
     root = tmp_path / "sys"
     add_net(root, "hsn0", speed="-1", operstate="down")
     assert _list(SlingshotProvider, root) == [
-        {"name": "hsn0", "fabric": "slingshot", "speed_gbps": None, "rdma": True, "state": "down"}
+        {
+            "name": "hsn0",
+            "fabric": "slingshot",
+            "speed_gbps": None,
+            "rdma": True,
+            "low_latency": None,
+            "state": "down",
+        }
     ]
 
 

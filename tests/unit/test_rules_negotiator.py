@@ -457,11 +457,12 @@ def test_or_clause_falls_back_to_gpus_when_the_cores_do_not_fit():
     assert "neither 128 cores/node needed" in check_for(failed, "compute").detail
 
 
-def test_or_with_only_the_gpu_side_named_still_needs_the_gpus():
-    # "or" needs two sides; with no core count the GPUs are the whole request
+def test_or_with_only_the_gpu_side_named_makes_the_gpus_optional():
+    # "runs on CPU or on 2 GPUs per node": a CPU-only site runs it on its CPUs
     compute = ComputeRequirement(gpus_per_node=2, gpu_logic=GpuLogic.OR)
     proposal = negotiate(Requirements(compute=compute), site(CPU_ONLY_SLURM))
-    assert proposal.verdict is Verdict.INCOMPATIBLE
+    assert proposal.verdict is Verdict.READY
+    assert "CPU only or 2 GPUs/node" in check_for(proposal, "compute").requirement
 
 
 def test_zero_gpus_per_node_means_cpu_only_and_fits_without_gpus():
