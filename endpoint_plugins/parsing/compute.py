@@ -18,6 +18,7 @@ from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.draft import Count, Draft, Mention
 from endpoint_plugins.parsing.scanner import (
     COUNT,
+    COUNT_NO_ARTICLE,
     FLAGS,
     NOT_RATE,
     PER_CORE,
@@ -31,6 +32,7 @@ from endpoint_plugins.parsing.scanner import (
     size_in_gb,
     to_count,
 )
+from providers.wire.requirements import Feature, GpuVendor
 
 MAX_NODES = 1_000_000
 MAX_CORES = 100_000_000
@@ -52,20 +54,69 @@ _UNIT_END = rf"(?!\w|-[^\W\d_]){NOT_RATE}"
 
 _CPU_ONLY_RE = re.compile(rf"(?<!\w){alternation(lexicon.CPU_ONLY_WORDS)}(?!\w)", FLAGS)
 _NODES_RE = re.compile(
-    rf"(?P<n>{COUNT})\s*(?:-\s*)?(?:x\s+)?"
-    rf"(?:(?P<gpu>{_GPU_WORD}|{_MODEL})(?:[\s-]+(?:accelerated|enabled|capable))?[\s-]+"
-    r"|(?:cpu|compute|worker|physical|whole|full|"
-    rf"exclusive|dedicated|bare[\s-]metal)[\s-]+)?"
+    rf"(?P<n>{COUNT})\s*(?:-\s*)?(?:(?:x|\u00d7|\*)\s*)?"
+    rf"(?:(?P<cpn>\d{{1,4}})[\s-]*(?:cores?|cpus?|cpu[\s-]cores?)[\s-]+"
+    rf"|(?P<gpn>\d{{1,2}})[\s-]*(?:x\s*)?(?:(?P<gpnmodel>{_MODEL})[\s-]*)?gpus?[\s-]+"
+    rf"|(?P<mem>\d{{1,5}})\s*(?:gb|g|tb|gib)[\s-]+(?:ram[\s-]+|memory[\s-]+)?)?"
+    rf"(?:(?:{_VENDOR}\s+)?(?P<gpu>{_GPU_WORD}|{_MODEL})(?:[\s-]+(?:accelerated|enabled|capable))?"
+    r"[\s-]+"
+    r"|(?:cpu|compute|worker|physical|whole|full|standard|regular|large[\s-]memory|big[\s-]memory|"
+    rf"high[\s-]memory|fat|exclusive|dedicated|bare[\s-]metal|multi[\s-]core)[\s-]+)?"
     rf"{alternation(lexicon.NODE_WORDS)}{_UNIT_END}",
     FLAGS,
+)
+_ATTACHED_RE = re.compile(
+    r"\s*(?:,\s*)?(?:(?:x|\u00d7|\*|with|w/|of|having|each\s+with|each\s+having|"
+    r"and\s+each\s+with|\(|:)\s*(?:at\s+least\s+|about\s+|around\s+)?|\s)",
+    FLAGS,
+)
+"""What may join a node count to the core or GPU count of each node: "4 nodes x 32 cores",
+"4 nodes with 32 cores", "4 nodes of 2 GPUs", "2 nodes (64 cores)"."""
+_CPU_OR_GPU_RE = re.compile(
+    r"(?<!\w)(?:(?:a|an|the)\s+)?(?:cpus?|cpu[\s-]only|cpu\s+nodes?|cpu\s+cores)\s*"
+    rf"(?:,\s*)?(?:or|/|and/or)\s*(?:(?:on|with|a|an)\s+)?(?:(?P<gpu>{_GPU_WORD})"
+    r"(?:[\s-]+(?:builds?|versions?|nodes?|jobs?|runs?|backends?|mode))?(?!\w)"
+    rf"|(?=(?:{COUNT})\s*(?:x\s*)?(?:{_VENDOR}\s+)?(?:{_GPU_WORD}|{_MODEL})))",
+    FLAGS,
+)
+"""GPUs as an option, not a must: "a CPU or GPU build", "on CPU or 2 GPUs per node"."""
+_GPU_OPTIONAL_RE = re.compile(
+    rf"(?<!\w)(?:{_GPU_WORD}|gpu\s+acceleration|gpu\s+support)\s+(?:is\s+|are\s+)?"
+    r"(?:optional|if\s+(?:one\s+is\s+|they\s+are\s+|it\s+is\s+)?available|nice\s+to\s+have|"
+    r"a\s+(?:nice\s+)?bonus|welcome\s+but\s+not\s+required|helps?\s+but\s+(?:is|are)n'?t\s+"
+    r"required)(?!\w)",
+    FLAGS,
+)
+_VENDOR_GPU_RE = re.compile(
+    rf"(?<!\w)(?P<vendor>nvidia|amd|intel|radeon|instinct|geforce|tesla)\s+"
+    rf"(?:(?:data\s*cent(?:er|re)|datacenter|discrete)\s+)?(?:{_GPU_WORD}|cards?|accelerators?|"
+    r"hardware)(?!\w)",
+    FLAGS,
+)
+_VENDORS: dict[str, GpuVendor] = {
+    "nvidia": GpuVendor.NVIDIA,
+    "tesla": GpuVendor.NVIDIA,
+    "geforce": GpuVendor.NVIDIA,
+    "amd": GpuVendor.AMD,
+    "radeon": GpuVendor.AMD,
+    "instinct": GpuVendor.AMD,
+    "intel": GpuVendor.INTEL,
+}
+_VENDOR_WORD_RE = re.compile(
+    r"(?<!\w)(nvidia|amd|intel|radeon|instinct|geforce|tesla)(?!\w)", FLAGS
 )
 _NODES_KEY_RE = re.compile(
     r"(?<![\w-])-{0,2}(?:number\s+of\s+nodes|node\s+count|nodes?)\s*(?:[:=]|of)?\s*"
     r"(?P<n>\d{1,7})(?![\w.])",
     FLAGS,
 )
+_TOTAL_BEFORE = (
+    r"(?:(?P<pre>(?:a\s+)?total\s+of\s+|in\s+total\s+|total\s+|aggregate\s+)"
+    r"|(?P<prenode>(?:each|every|per|one)\s+(?:node|machine|host|server)\s*,?\s*(?:with|has|"
+    r"having|needs?|gets?|should\s+have|must\s+have|:)\s+(?:at\s+least\s+)?))?"
+)
 _GPUS_RE = re.compile(
-    rf"(?P<n>{COUNT})\s*(?:-\s*)?(?:x\s*|\u00d7\s*)?"
+    rf"{_TOTAL_BEFORE}(?P<n>{COUNT})\s*(?:-\s*)?(?:x\s*|\u00d7\s*)?"
     rf"(?:{_MODEL_PHRASE}(?:\s*{_GPU_WORD})?|(?:{_VENDOR}\s+)?{_GPU_WORD}){_UNIT_END}{_SCOPE}",
     FLAGS,
 )
@@ -73,7 +124,8 @@ _GPUS_KEY_RE = re.compile(
     rf"(?<!\w){_GPU_WORD}(?P<scope>\s+per\s+node)?\s*[:=]\s*(?P<n>\d{{1,7}})(?![\w.])", FLAGS
 )
 _CORES_RE = re.compile(
-    rf"(?P<n>{COUNT})\s*(?:-\s*)?(?:x\s*)?(?:{alternation(lexicon.CORE_WORDS)}){_UNIT_END}"
+    rf"{_TOTAL_BEFORE}(?P<n>{COUNT_NO_ARTICLE})\s*(?:-\s*)?(?:x\s*)?"
+    rf"(?:{alternation(lexicon.CORE_WORDS)}){_UNIT_END}"
     rf"{_SCOPE}",
     FLAGS,
 )
@@ -81,7 +133,7 @@ _CORES_KEY_RE = re.compile(
     r"(?<!\w)(?:cores?|cpus?)(?P<scope>\s+per\s+node)?\s*[:=]\s*(?P<n>\d{1,7})(?![\w.])", FLAGS
 )
 _RANKS_RE = re.compile(
-    rf"(?P<n>{COUNT})\s*(?:-\s*)?(?P<word>{alternation(lexicon.RANK_WORDS)}){_UNIT_END}{_SCOPE}",
+    rf"{_TOTAL_BEFORE}(?P<n>{COUNT_NO_ARTICLE})\s*(?:-\s*)?(?P<word>{alternation(lexicon.RANK_WORDS)}){_UNIT_END}{_SCOPE}",
     FLAGS,
 )
 _MODEL_RE = re.compile(rf"(?<!\w){_MODEL_PHRASE}(?:\s+{_GPU_WORD})?(?!\w)", FLAGS)
@@ -96,13 +148,33 @@ _JOIN_RE = re.compile(r"\s*,?\s*(?P<conn>or|and|plus|with|&|\+)?\s*(?:either\s+)
 
 _MEMORY = alternation(lexicon.MEMORY_WORDS)
 _MEMORY_SCOPE = rf"(?P<scope>{PER_NODE}|{TOTAL}|{PER_CORE})?"
-_MEMORY_AFTER_RE = re.compile(rf"{SIZE}\s*(?:of\s+)?(?:{_MEMORY})(?!\w){_MEMORY_SCOPE}", FLAGS)
+_MEMORY_AFTER_RE = re.compile(
+    rf"{SIZE}\s*(?:of\s+)?(?P<tot>(?:total|aggregate|combined|overall)\s+)?(?:{_MEMORY})(?!\w)"
+    rf"{_MEMORY_SCOPE}",
+    FLAGS,
+)
 _MEMORY_BEFORE_RE = re.compile(
-    rf"(?<!\w){_MEMORY}(?P<pre>\s+per\s+node)?\s*(?:[:=]|of|>=|at\s+least)?\s*"
-    rf"(?:at\s+least\s+)?{SIZE}{_MEMORY_SCOPE}",
+    rf"(?<!\w)(?P<tot>(?:total|aggregate|combined|overall)\s+)?{_MEMORY}"
+    r"(?P<pre>\s+(?:per|of|on|for|in)\s+(?:the\s+|each\s+|a\s+|every\s+)?node)?"
+    r"(?:\s*\(|\s+-)?"
+    r"(?:\s+(?:should|must|needs?\s+to|has\s+to|will|would|shall)\s+be"
+    r"|\s+(?:requirement|needed|usage|footprint|need)\s+(?:is|of)|\s+(?:is|of|around|about))?"
+    r"\s*(?:[:=]|>=|\u2265)?\s*"
+    r"(?:(?:at\s+least|about|around|approximately|roughly|~|up\s+to|over|min(?:imum)?|"
+    rf"no\s+less\s+than|not\s+less\s+than)\s*)?{SIZE}{_MEMORY_SCOPE}",
     FLAGS,
 )
 _MEMORY_SCOPED_RE = re.compile(rf"{SIZE}(?P<scope>{PER_NODE}|{PER_CORE})", FLAGS)
+_BARE_SIZE_RE = re.compile(
+    rf"{SIZE}(?!\s*(?:of\s+)?(?:[\w-]+\s+)?(?:scratch|disk|storage|space|ssd|nvme|lustre|gpfs|"
+    r"beegfs|nfs|local|free|available|file|files|data|dataset|output|input|vram|gpu|hbm|"
+    r"quota|archive|s3|bucket)(?!\w))",
+    FLAGS,
+)
+_COMPUTE_WORD_RE = re.compile(
+    r"(?<![a-z])(?:cores?|cpus?|nodes?|gpus?|threads|ranks|vcpus?)(?![a-z])", FLAGS
+)
+_NEXT_TO_COMPUTE_RE = re.compile(r"^\s*(?:,|;|and|with|w/|\+|/|&|plus|\x00)*\s*$", FLAGS)
 
 
 @dataclass(frozen=True)
@@ -120,31 +192,56 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     """Every compute mention, most specific pattern first."""
     c = draft.compute
 
+    node_spans: list[tuple[int, int]] = []
+
     def cpu_only(m: re.Match[str]) -> bool:
         c.cpu_only = c.cpu_only or Mention(True, m.group(0))
+        draft.exclude(Feature.GPU)
+        return True
+
+    def cpu_or_gpu(m: re.Match[str]) -> bool:
+        c.gpu_or = True
+        c.gpu_mentioned = True
         return True
 
     def nodes(m: re.Match[str]) -> bool:
         n = to_count(m.group("n"))
         if n is None or not in_range(n, 1, MAX_NODES):
             return False
-        c.nodes.append(Mention(n, m.group(0)))
-        gpu = m.groupdict().get("gpu")
+        text = m.group(0)
+        c.nodes.append(Mention(n, text))
+        node_spans.append(m.span())
+        groups = m.groupdict()
+        if groups.get("cpn"):
+            c.cores.append(Count(int(groups["cpn"]), text, per_node=True))
+        if groups.get("gpn"):
+            c.gpus.append(Count(int(groups["gpn"]), text, per_node=True))
+            if groups.get("gpnmodel"):
+                _record_model(draft, groups["gpnmodel"], text)
+        if groups.get("mem"):
+            unit = text.lower()
+            factor = 1000.0 if re.search(r"\dtb|\d\s*tb", unit) else 1.0
+            c.memory_per_node.append(Mention(float(groups["mem"]) * factor, text))
+        gpu = groups.get("gpu")
         if gpu:
-            _record_model(draft, gpu, m.group(0))
+            _record_model(draft, gpu, text)
+            _record_vendor(draft, text)
             c.gpu_mentioned = True
         return True
 
     scanner.take(_CPU_ONLY_RE, cpu_only)
+    scanner.take(_CPU_OR_GPU_RE, cpu_or_gpu)
+    scanner.take(_GPU_OPTIONAL_RE, cpu_or_gpu)
     scanner.take(_NODES_RE, nodes)
     scanner.take(_NODES_KEY_RE, nodes)
-    _extract_counts(scanner, draft)
-    scanner.take(_MODEL_RE, lambda m: _record_model(draft, m.group("model"), m.group(0)))
+    _extract_counts(scanner, draft, node_spans)
+    scanner.take(_MODEL_RE, lambda m: _record_model(draft, m.group("model"), m.group(0), True))
+    scanner.take(_VENDOR_GPU_RE, lambda m: _vendor_mention(draft, m))
     scanner.take(_GPU_MENTION_RE, lambda m: _mention_gpu(draft))
     _extract_memory(scanner, draft)
 
 
-def _extract_counts(scanner: Scanner, draft: Draft) -> None:
+def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, int]]) -> None:
     """Cores and GPUs, then the AND/OR pairing of neighbours."""
     found: list[_Found] = []
 
@@ -154,10 +251,14 @@ def _extract_counts(scanner: Scanner, draft: Draft) -> None:
             if n is None or not in_range(n, 0 if kind == "gpu" else 1, limit):
                 return False
             scope = (m.groupdict().get("scope") or "").strip().lower()
-            per_node = bool(scope) and not _TOTAL_RE.fullmatch(scope)
-            count = Count(n, m.group(0), per_node)
-            found.append(_Found(kind, m.start(), m.end(), count, bool(scope)))
+            total = bool(m.groupdict().get("pre")) or bool(scope and _TOTAL_RE.fullmatch(scope))
+            per_node = (bool(scope) and not total) or bool(m.groupdict().get("prenode"))
+            if not scope and not total and _attached(scanner.text, node_spans, m.start()):
+                per_node = True
+            count = Count(n, m.group(0), per_node, total=total)
+            found.append(_Found(kind, m.start(), m.end(), count, per_node or total))
             if kind == "gpu":
+                _record_vendor(draft, m.group(0))
                 model = m.groupdict().get("model")
                 if model:
                     _record_model(draft, model, m.group(0))
@@ -203,17 +304,39 @@ def _pair(scanner: Scanner, draft: Draft, found: list[_Found]) -> list[Count]:
     return counts
 
 
+def _attached(text: str, node_spans: list[tuple[int, int]], start: int) -> bool:
+    """Whether a count follows a node count as the size of each node ("4 nodes x 32 cores")."""
+    for _, end in node_spans:
+        if end <= start and _ATTACHED_RE.fullmatch(text[end:start].replace("\x00", " ")):
+            return True
+    return False
+
+
+def _record_vendor(draft: Draft, text: str) -> None:
+    m = _VENDOR_WORD_RE.search(text)
+    if m:
+        draft.compute.gpu_vendor.append(Mention(_VENDORS[m.group(1).lower()], text))
+
+
+def _vendor_mention(draft: Draft, m: re.Match[str]) -> bool:
+    draft.compute.gpu_vendor.append(Mention(_VENDORS[m.group("vendor").lower()], m.group(0)))
+    draft.compute.gpu_mentioned = True
+    return True
+
+
 def _says_mpi(word: str) -> bool:
     """Whether a rank word implies MPI: "MPI ranks" and "ranks" do, "tasks" alone does not."""
     word = word.lower()
     return "mpi" in word or word.startswith("rank")
 
 
-def _record_model(draft: Draft, spelling: str, text: str) -> bool:
+def _record_model(draft: Draft, spelling: str, text: str, mention: bool = False) -> bool:
     model = lookup(lexicon.GPU_MODELS, spelling)
     if model is None:
         return False
     draft.compute.gpu_models.append(Mention(model, text))
+    if mention:
+        _record_vendor(draft, text)
     return True
 
 
@@ -230,16 +353,33 @@ def _extract_memory(scanner: Scanner, draft: Draft) -> None:
         size = size_in_gb(m)
         if size is None or not in_range(size, 1e-6, MAX_MEMORY_GB):
             return False
-        scope = ((m.groupdict().get("pre") or "") + (m.group("scope") or "")).strip().lower()
+        scope = ((m.groupdict().get("pre") or "") + (m.groupdict().get("scope") or "")).strip()
+        scope = scope.lower()
         mention = Mention(size, m.group(0))
         if _PER_CORE_RE.fullmatch(scope):
             c.memory_per_core.append(mention)
-        elif _TOTAL_RE.fullmatch(scope):
+        elif m.groupdict().get("tot") or _TOTAL_RE.fullmatch(scope):
             c.memory_total.append(mention)
         else:
             c.memory_per_node.append(mention)
         return True
 
+    def beside_compute(m: re.Match[str]) -> bool:
+        """ "16 cores, 64 GB", "1 node, 256 GB": a bare size in a list of compute amounts is
+        memory per node, as ``--mem`` is. Anywhere else a bare size stays unread."""
+        before = scanner.text[: m.start()]
+        tail = re.search(r"\x00([^\x00]{0,12})$", before)
+        if tail is None or not _NEXT_TO_COMPUTE_RE.match(tail.group(1)):
+            return False
+        end = len(before) - len(tail.group(1))
+        start = end
+        while start > 0 and before[start - 1] == "\x00":
+            start -= 1
+        if not _COMPUTE_WORD_RE.search(scanner.original[start:end]):
+            return False
+        return handle(m)
+
     scanner.take(_MEMORY_AFTER_RE, handle)
     scanner.take(_MEMORY_BEFORE_RE, handle)
     scanner.take(_MEMORY_SCOPED_RE, handle)
+    scanner.take(_BARE_SIZE_RE, beside_compute)

@@ -21,8 +21,12 @@ _BEFORE = alternation(lexicon.VERSION_WORDS_BEFORE)
 _AFTER = alternation(lexicon.VERSION_WORDS_AFTER)
 _PREFIX = alternation(lexicon.VERSION_PREFIXES)
 
-_OPERATOR = rf"(?:{_SYMBOL}\s*|{_BEFORE}\s+(?:{_PREFIX}\s*)?)"
-_SUFFIX = rf"(?:\s*\+(?![\w+])|\s+{_AFTER}(?!\w))"
+OPERATOR_WORDS = _BEFORE
+"""Operator words that may stand before a name too ("at least Python 3.10")."""
+
+_OPERATOR = rf"(?:{_SYMBOL}\s*|{_BEFORE}\s+(?:the\s+)?(?:{_PREFIX}\s*)?)"
+_RELEASES = r"(?:\s+(?:releases?|versions?|series|line)(?!\w))"
+_SUFFIX = rf"(?:\s*\+(?![\w+])|\s+{_AFTER}(?!\w)|{_RELEASES}(?:\s+{_AFTER}(?!\w))?)"
 _RANGE = (
     rf"(?:between\s+{VERSION}\s+and\s+{VERSION}"
     rf"|from\s+{VERSION}\s+(?:to|through|until)\s+{VERSION}"
@@ -37,8 +41,12 @@ SPEC = rf"(?:{_RANGE}|{_ONE})(?:\s*(?:,|;|&|\band\b|\bbut\b)?\s*{_EXPLICIT}){{0,
 It may end a sentence ("3.10 or newer."): only a dot followed by more of a word continues it.
 """
 
-SEPARATOR = r"(?:\s*[@/:]\s*|\s*\(\s*|-(?=v?\d)|\s*)"
-"""What may stand between a name and its version: ``gcc@12``, ``lammps/2Aug2023``, ``x-1.2``."""
+SEPARATOR = (
+    rf"(?:\s*[@/:]\s*|\s*\(\s*|-(?=v?\d)"
+    rf"|\s*,\s*(?=(?:{_BEFORE}|{_PREFIX}|{_SYMBOL}))|\s*)"
+)
+"""What may stand between a name and its version: ``gcc@12``, ``lammps/2Aug2023``, ``x-1.2``,
+and a comma when an operator follows it ("cp2k, at least version 2023.2")."""
 
 _RANGE_RE = re.compile(
     rf"^\s*(?:between\s+(?P<a1>{VERSION})\s+and\s+(?P<b1>{VERSION})"
@@ -48,8 +56,8 @@ _RANGE_RE = re.compile(
 )
 _CLAUSE_RE = re.compile(
     rf"(?P<prefix>{_PREFIX}\s*)?"
-    rf"(?:(?P<symbol>{_SYMBOL})\s*|(?P<word>{_BEFORE})\s+(?:{_PREFIX}\s*)?)?"
-    rf"(?P<version>{VERSION})"
+    rf"(?:(?P<symbol>{_SYMBOL})\s*|(?P<word>{_BEFORE})\s+(?:the\s+)?(?:{_PREFIX}\s*)?)?"
+    rf"(?P<version>{VERSION})(?P<rel>{_RELEASES})?"
     rf"(?:\s*(?P<plus>\+)(?![\w+])|\s+(?P<after>{_AFTER})(?!\w))?",
     FLAGS,
 )
@@ -80,7 +88,7 @@ def _clause(match: re.Match[str]) -> tuple[VersionConstraint | None, bool]:
     """One constraint, and whether anything but the bare version said it was one."""
     version = clean_version(match.group("version"))
     op = Comparator.EQ
-    explicit = bool(match.group("prefix"))
+    explicit = bool(match.group("prefix") or match.group("rel"))
     if match.group("symbol"):
         op = lexicon.VERSION_SYMBOLS.get(match.group("symbol"), Comparator.EQ)
         explicit = True
@@ -95,6 +103,11 @@ def _clause(match: re.Match[str]) -> tuple[VersionConstraint | None, bool]:
     if version is None:
         return None, explicit
     return VersionConstraint(op=op, version=version), explicit
+
+
+def word_comparator(word: str) -> Comparator | None:
+    """The comparator an operator word stands for ("at least" -> ``>=``)."""
+    return _lookup(lexicon.VERSION_WORDS_BEFORE, word)
 
 
 def parse_constraints(spec: str) -> tuple[list[VersionConstraint], bool]:

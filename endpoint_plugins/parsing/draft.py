@@ -14,12 +14,16 @@ from datetime import datetime
 from typing import Generic, TypeVar
 
 from providers.wire.requirements import (
+    Comparator,
     ComputeRequirement,
     ContainerRequirement,
     Fabric,
+    Feature,
     GpuLogic,
+    GpuVendor,
     MPIRequirement,
     NetworkRequirement,
+    SoftwareChoice,
     SoftwareRequirement,
     StorageKind,
     StorageRequirement,
@@ -40,11 +44,16 @@ class Mention(Generic[T]):
 
 @dataclass(frozen=True)
 class Count:
-    """A count of cores or GPUs, with the scope the text gave it."""
+    """A count of cores or GPUs, with the scope the text gave it.
+
+    ``per_node`` and ``total`` say what the text said; neither means no scope was given, which
+    is resolved once the whole request is known (see :meth:`Draft.build_compute`).
+    """
 
     value: int
     text: str
     per_node: bool
+    total: bool = False
 
 
 @dataclass
@@ -62,6 +71,7 @@ class ComputeDraft:
     memory_total: list[Mention[float]] = field(default_factory=list)
     memory_per_core: list[Mention[float]] = field(default_factory=list)
     walltime: list[Mention[int]] = field(default_factory=list)
+    gpu_vendor: list[Mention[GpuVendor]] = field(default_factory=list)
 
 
 @dataclass
@@ -69,6 +79,20 @@ class Draft:
     """Everything found so far, plus notes on what could not be used."""
 
     software: dict[str, list[VersionConstraint]] = field(default_factory=dict)
+    variants: dict[str, list[str]] = field(default_factory=dict)
+    software_spans: list[tuple[int, int, str]] = field(default_factory=list)
+    """Where each package was named, for telling "A or B" from "A and B"."""
+    alternatives: list[list[str]] = field(default_factory=list)
+    """Groups of package names (keys of ``software``) of which any one will do."""
+    version_choices: list[tuple[str, list[str]]] = field(default_factory=list)
+    """"python 3.10 or 3.11": a package and the exact versions any of which will do."""
+    name_spans: list[tuple[int, int]] = field(default_factory=list)
+    """Text spans whose words name packages (the value of ``software=``), for the open
+    vocabulary."""
+    pending_container_constraints: list[VersionConstraint] = field(default_factory=list)
+    """A container version given before the runtime was named (``container_min_version``)."""
+    module_items: list[str] = field(default_factory=list)
+    """Items of ``module load`` lines, each naming a package (read by the software stage)."""
     compute: ComputeDraft = field(default_factory=ComputeDraft)
     fabric: Mention[Fabric] | None = None
     low_latency: bool = False
@@ -81,14 +105,34 @@ class Draft:
     urgency: Mention[Urgency] | None = None
     deadline: Mention[datetime] | None = None
     budget: Mention[float] | None = None
+    deadline_within_s: int | None = None
+    excluded: list[Feature] = field(default_factory=list)
+    unresolved: list[str] = field(default_factory=list)
+    """Requirement-like phrases that no extractor could read (they block READY)."""
     notes: list[str] = field(default_factory=list)
 
     # -- recording ---------------------------------------------------------------------------
 
-    def add_software(self, name: str, constraints: list[VersionConstraint]) -> None:
-        """Record a package; a second mention adds its constraints to the first."""
+    def add_software(
+        self,
+        name: str,
+        constraints: list[VersionConstraint],
+        span: tuple[int, int] | None = None,
+        variants: list[str] | None = None,
+    ) -> None:
+        """Record a package; a second mention adds its constraints and variants to the first."""
         have = self.software.setdefault(name, [])
         have.extend(c for c in constraints if c not in have)
+        if variants:
+            known = self.variants.setdefault(name, [])
+            known.extend(v for v in variants if v not in known)
+        if span is not None:
+            self.software_spans.append((span[0], span[1], name))
+
+    def exclude(self, feature: Feature) -> None:
+        """Record that the request says the job does not need ``feature``."""
+        if feature not in self.excluded:
+            self.excluded.append(feature)
 
     def add_storage(self, kind: StorageKind, size_gb: float | None) -> None:
         """Record a storage kind; repeated mentions keep the largest size asked for."""
@@ -149,19 +193,29 @@ class Draft:
         nodes = self._first(c.nodes)
         cores_per_node = self._first_count(c.cores, per_node=True)
         total_cores = self._first_count(c.cores, per_node=False)
-        gpus = self._gpus(nodes)
+        gpus, total_gpus = self._gpus(nodes)
         model = self._first(c.gpu_models)
+        vendor = self._first(c.gpu_vendor)
         memory = self._memory(nodes, cores_per_node, total_cores)
+        memory_total = self._first(c.memory_total)
+        if memory is not None and memory_total is not None:
+            if nodes is None or round(memory * nodes, 3) != round(memory_total, 3):
+                first = c.memory_total[0]
+                self.conflict(first.text, f"{memory:g} GB per node")
+            memory_total = None
         walltime = self._first(c.walltime)
-        logic = GpuLogic.OR if c.gpu_or and gpus else GpuLogic.AND
+        logic = GpuLogic.OR if c.gpu_or and gpus != 0 else GpuLogic.AND
         return ComputeRequirement(
             nodes=nodes,
             cores_per_node=cores_per_node,
             total_cores=total_cores,
             gpus_per_node=gpus,
+            total_gpus=total_gpus,
             gpu_logic=logic,
             gpu_model=model,
+            gpu_vendor=vendor,
             memory_gb_per_node=memory,
+            memory_gb_total=memory_total,
             walltime_s=walltime,
         )
 
@@ -174,15 +228,31 @@ class Draft:
         return NetworkRequirement(fabric=fabric, low_latency=self.low_latency, min_speed_gbps=speed)
 
     def build_storage(self) -> tuple[StorageRequirement, ...]:
-        """One storage requirement per kind, in the order the kinds were named."""
-        return tuple(StorageRequirement(kind=k, min_free_gb=v) for k, v in self.storage.items())
+        """One storage requirement per kind, in the order the kinds were named.
+
+        A size said apart from its kind ("GPFS, and we need 50 TB free there") belongs to the
+        one kind named without a size; "scratch" with no size says nothing more once a
+        specific kind is named ("10 TB of Lustre scratch").
+        """
+        storage = dict(self.storage)
+        unsized = [k for k, v in storage.items() if v is None and k is not StorageKind.ANY]
+        loose = storage.get(StorageKind.ANY)
+        if loose is not None and len(unsized) == 1:
+            storage[unsized[0]] = loose
+            del storage[StorageKind.ANY]
+        if StorageKind.ANY in storage and storage[StorageKind.ANY] is None and len(storage) > 1:
+            del storage[StorageKind.ANY]
+        return tuple(StorageRequirement(kind=k, min_free_gb=v) for k, v in storage.items())
 
     def build_container(self) -> ContainerRequirement | None:
         """The container, with "rootless" applied wherever in the text it was said."""
         if self.container is None and not self.rootless:
-            return None
+            return None  # a version alone (container_min_version) names no runtime
         container = self.container or ContainerRequirement(runtime="any")
-        return container.model_copy(update={"rootless": self.rootless or container.rootless})
+        constraints = _merge(container.constraints, self.pending_container_constraints)
+        return container.model_copy(
+            update={"rootless": self.rootless or container.rootless, "constraints": constraints}
+        )
 
     def build_mpi(self) -> MPIRequirement | None:
         """The MPI asked for, or "any MPI" when only MPI ranks were counted."""
@@ -191,10 +261,35 @@ class Draft:
         return self.mpi
 
     def build_software(self) -> tuple[SoftwareRequirement, ...]:
-        """One entry per package, constraints merged (the wire model rejects duplicates)."""
-        return tuple(
-            SoftwareRequirement(name=name, constraints=tuple(cons))
-            for name, cons in self.software.items()
+        """One entry per package, constraints merged (the wire model rejects duplicates);
+        packages that are only named as alternatives are left to :meth:`build_alternatives`."""
+        grouped = {name for group in self.alternatives for name in group}
+        grouped |= {name for name, _ in self.version_choices}
+        return tuple(self._requirement(name) for name in self.software if name not in grouped)
+
+    def build_alternatives(self) -> tuple[SoftwareChoice, ...]:
+        """Each "A or B" group, and each "python 3.10 or 3.11" choice of versions."""
+        choices = [
+            SoftwareChoice(any_of=tuple(self._requirement(n) for n in group))
+            for group in self.alternatives
+        ]
+        for name, versions in self.version_choices:
+            options = tuple(
+                SoftwareRequirement(
+                    name=name,
+                    constraints=(VersionConstraint(op=Comparator.EQ, version=v),),
+                    variants=tuple(self.variants.get(name, ())),
+                )
+                for v in versions
+            )
+            choices.append(SoftwareChoice(any_of=options))
+        return tuple(choices)
+
+    def _requirement(self, name: str) -> SoftwareRequirement:
+        return SoftwareRequirement(
+            name=name,
+            constraints=tuple(self.software.get(name, ())),
+            variants=tuple(self.variants.get(name, ())),
         )
 
     def _first(self, mentions: list[Mention[T]]) -> T | None:
@@ -211,29 +306,33 @@ class Draft:
         chosen = [Mention(c.value, c.text) for c in counts if c.per_node is per_node]
         return self._first(chosen)
 
-    def _gpus(self, nodes: int | None) -> int | None:
-        """GPUs per node: per-node counts win; a bare total is spread over the known nodes.
+    def _gpus(self, nodes: int | None) -> tuple[int | None, int | None]:
+        """GPUs per node and GPUs in total, as the text scoped them.
 
-        "8 GPUs" with "2 nodes" is 4 per node (rounded up); with no node count it is 8 on the
-        one node a request gets by default. "CPU only" is zero, and GPU counts then conflict.
+        Per-node counts ("4 GPUs each") and totals ("8 GPUs in total") are kept as said. A
+        count with no scope is per node when the request names no node count or one node (the
+        job is one node) and a total when it names more ("2 nodes; 8 GPUs"). "GPU" without a count is one per
+        node, unless GPUs are optional ("a CPU or GPU build"). "CPU only" is zero.
         """
         c = self.compute
         if c.cpu_only is not None:
             for count in c.gpus:
                 if count.value:
                     self.conflict(count.text, c.cpu_only.text)
-            return 0
-        per_node = self._first_count(c.gpus, per_node=True)
-        total = [Mention(g.value, g.text) for g in c.gpus if not g.per_node]
-        if per_node is not None:
-            for mention in total:
-                if mention.value != per_node * (nodes or 1):
-                    self.conflict(mention.text, f"{per_node} GPUs per node")
-            return per_node
+            return 0, None
+        per_node = [Mention(g.value, g.text) for g in c.gpus if g.per_node]
+        total = [Mention(g.value, g.text) for g in c.gpus if g.total]
+        unscoped = [Mention(g.value, g.text) for g in c.gpus if not (g.per_node or g.total)]
+        (total if nodes and nodes > 1 else per_node).extend(unscoped)
+        first_per_node = self._first(per_node)
         first_total = self._first(total)
-        if first_total is not None:
-            return math.ceil(first_total / nodes) if nodes else first_total
-        return 1 if c.gpu_mentioned else None
+        if first_per_node is not None and first_total is not None:
+            if first_total != first_per_node * (nodes or 1) and nodes:
+                self.conflict(f"{first_total} GPUs in total", f"{first_per_node} GPUs per node")
+            return first_per_node, None if nodes else first_total
+        if first_per_node is None and first_total is None and c.gpu_mentioned and not c.gpu_or:
+            return 1, None
+        return first_per_node, first_total or None
 
     def _memory(
         self, nodes: int | None, cores_per_node: int | None, total_cores: int | None
@@ -244,9 +343,10 @@ class Draft:
         size that disagrees with the one used is reported, not silently ignored.
         """
         c = self.compute
-        cores = cores_per_node or (math.ceil(total_cores / (nodes or 1)) if total_cores else None)
+        cores = cores_per_node or (
+            math.ceil(total_cores / nodes) if total_cores and nodes else None
+        )
         candidates = [(m.value, m.text) for m in c.memory_per_node]
-        candidates += [(round(m.value / (nodes or 1), 6), m.text) for m in c.memory_total]
         for m in c.memory_per_core:
             if cores is None:
                 self.notes.append(f"{_clean(m.text)} (no core count to multiply; not used)")

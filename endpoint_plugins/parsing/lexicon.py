@@ -69,7 +69,7 @@ SOFTWARE: dict[str, tuple[str, ...]] = {
     "trilinos": ("trilinos",),
     "hypre": ("hypre",),
     "mumps": ("mumps",),
-    "superlu": ("superlu", "superlu-dist"),
+    "superlu": ("superlu",),
     "metis": ("metis",),
     "parmetis": ("parmetis",),
     "scotch": ("scotch", "pt-scotch"),
@@ -84,7 +84,7 @@ SOFTWARE: dict[str, tuple[str, ...]] = {
     "libxc": ("libxc",),
     # I/O and data formats
     "hdf5": ("hdf5",),
-    "netcdf": ("netcdf", "netcdf-c", "netcdf4"),
+    "netcdf": ("netcdf", "netcdf4"),
     "netcdf-fortran": ("netcdf-fortran",),
     "pnetcdf": ("pnetcdf", "parallel-netcdf"),
     "adios2": ("adios2", "adios"),
@@ -190,8 +190,8 @@ SOFTWARE: dict[str, tuple[str, ...]] = {
     "rosetta": ("rosetta",),
     "relion": ("relion",),
     "cryosparc": ("cryosparc",),
-    "beast": ("beast", "beast2"),
-    "raxml": ("raxml", "raxml-ng"),
+    "beast": ("beast",),
+    "raxml": ("raxml",),
     "iq-tree": ("iq-tree", "iqtree", "iqtree2"),
     "mrbayes": ("mrbayes",),
     "spades": ("spades",),
@@ -258,6 +258,27 @@ SOFTWARE_NEEDS_VERSION: frozenset[str] = frozenset(
 A spelling here may still be a canonical name or alias in :data:`SOFTWARE`.
 """
 
+VARIANT_WORDS: dict[str, str] = {
+    "cuda": "cuda",
+    "rocm": "rocm",
+    "hip": "rocm",
+    "kokkos": "kokkos",
+    "sycl": "sycl",
+    "opencl": "opencl",
+    "openmp": "openmp",
+    "plumed": "plumed",
+    "mpi": "mpi",
+    "elpa": "elpa",
+    "hypre": "hypre",
+    "fortran": "fortran",
+    "python": "python",
+    "hdf5": "hdf5",
+    "netcdf": "netcdf",
+    "scalapack": "scalapack",
+    "mkl": "mkl",
+}
+"""Build options a request may tie to a package, to Spack's variant names (HIP is ROCm)."""
+
 SOFTWARE_CASE_SENSITIVE: dict[str, str] = {"R": "r", "ROOT": "root"}
 """Spellings that are software even without a version, but only in this exact case: a lone
 capital R is the language, a lone "r" is not."""
@@ -282,6 +303,21 @@ VERSION_SYMBOLS: dict[str, Comparator] = {
 """Operator symbols. ``~=`` (compatible release) is read as its lower bound, ``>=``."""
 
 VERSION_WORDS_BEFORE: dict[str, Comparator] = {
+    "nothing older than": Comparator.GE,
+    "nothing earlier than": Comparator.GE,
+    "nothing before": Comparator.GE,
+    "nothing below": Comparator.GE,
+    "no earlier than": Comparator.GE,
+    "no lower than": Comparator.GE,
+    "not lower than": Comparator.GE,
+    "not earlier than": Comparator.GE,
+    "not before": Comparator.GE,
+    "not below": Comparator.GE,
+    "no less than": Comparator.GE,
+    "greater than or equal to": Comparator.GE,
+    "at minimum": Comparator.GE,
+    "minimum of": Comparator.GE,
+    "newer than or equal to": Comparator.GE,
     "at least": Comparator.GE,
     "minimum": Comparator.GE,
     "min": Comparator.GE,
@@ -327,6 +363,16 @@ VERSION_WORDS_AFTER: dict[str, Comparator] = {
     "and above": Comparator.GE,
     "and up": Comparator.GE,
     "onwards": Comparator.GE,
+    "onward": Comparator.GE,
+    "or newer releases": Comparator.GE,
+    "or any later version": Comparator.GE,
+    "or a later version": Comparator.GE,
+    "or a newer version": Comparator.GE,
+    "or newer versions": Comparator.GE,
+    "or later versions": Comparator.GE,
+    "at minimum": Comparator.GE,
+    "minimum": Comparator.GE,
+    "or more": Comparator.GE,
     "or older": Comparator.LE,
     "or earlier": Comparator.LE,
     "or below": Comparator.LE,
@@ -770,6 +816,24 @@ DEADLINE_BEFORE_WORDS: tuple[str, ...] = ("before", "prior to", "ahead of")
 """Words before a date that mean "before that day starts"."""
 
 DEADLINE_WITHIN_WORDS: tuple[str, ...] = (
+    "hard deadline in",
+    "deadline in",
+    "deadline of",
+    "deadline is in",
+    "due in",
+    "due within",
+    "needed in",
+    "needed back in",
+    "results in",
+    "finish in",
+    "finished in",
+    "finish within",
+    "be done in",
+    "done in",
+    "ready in",
+    "complete in",
+    "completed in",
+    "back in",
     "within the next",
     "within",
     "in the next",
@@ -809,6 +873,14 @@ STOP_WORDS: frozenset[str] = frozenset(
     """.split()
 )
 """Function words and request verbs: never reported as unparsed, never taken as a name."""
+
+DOMAIN_ACRONYMS: frozenset[str] = frozenset(
+    """
+    hpc md cfd dft ml ai nlp llm llms cnn gnn rnn dna rna gwas em qm mm qmmm fea fem hep pi phd
+    msc bsc it ok eta tbd fyi btw pls thx asap eod cob utc est pst cet gmt eu us uk usa
+    """.split()
+)
+"""Acronyms of science and of email that are never requirements (lower case)."""
 
 RESERVED_WORDS: frozenset[str] = frozenset(
     """

@@ -22,15 +22,24 @@ from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.command import extract_command, split_command
 from endpoint_plugins.parsing.compute import extract_compute
 from endpoint_plugins.parsing.draft import Draft
+from endpoint_plugins.parsing.negation import extract_exclusions
 from endpoint_plugins.parsing.resources import extract_budget, extract_network, extract_storage
 from endpoint_plugins.parsing.scanner import Scanner
-from endpoint_plugins.parsing.software import extract_containers, extract_mpi, extract_software
+from endpoint_plugins.parsing.software import (
+    extract_containers,
+    extract_mpi,
+    extract_software,
+    extract_variants,
+    group_alternatives,
+)
+from endpoint_plugins.parsing.structured import extract_structured, flatten_json
 from endpoint_plugins.parsing.timing import (
     default_now,
     extract_deadline,
     extract_urgency,
     extract_walltime,
 )
+from endpoint_plugins.parsing.vocabulary import extract_open_vocabulary
 from providers.wire.requirements import Requirements
 
 __all__ = ["MAX_INPUT_CHARS", "extract_command", "parse_requirements", "split_command"]
@@ -75,15 +84,19 @@ def parse_requirements(text: str, *, now: datetime | None = None) -> Requirement
         )
         source = source[:MAX_INPUT_CHARS]
     remaining, _ = split_command(source)
-    scanner, draft = Scanner(remaining), Draft()
-    for name, stage in _stages(now or default_now()):
+    clock = now or default_now()
+    scanner, draft = Scanner(flatten_json(remaining)), Draft()
+    for name, stage in _stages(clock):
         _run(name, stage, scanner, draft)
-    return _build(draft, notes, scanner.text, source)
+    return _build(draft, notes, scanner.text, source, clock)
 
 
 def _stages(now: datetime) -> list[tuple[str, Stage]]:
     """The extractors, in the order that resolves their overlaps (see module docstring)."""
     return [
+        ("structured", lambda s, d: extract_structured(s, d, now)),
+        ("variants", extract_variants),
+        ("negation", extract_exclusions),
         ("deadline", lambda s, d: extract_deadline(s, d, now)),
         ("budget", extract_budget),
         ("walltime", extract_walltime),
@@ -94,23 +107,39 @@ def _stages(now: datetime) -> list[tuple[str, Stage]]:
         ("container", extract_containers),
         ("mpi", extract_mpi),
         ("software", extract_software),
+        ("vocabulary", extract_open_vocabulary),
+        ("alternatives", group_alternatives),
     ]
 
 
 def _run(name: str, stage: Stage, scanner: Scanner, draft: Draft) -> None:
-    """Run one extractor; a failure costs that part of the request, never the whole parse."""
+    """Run one extractor; a failure costs that part of the request, never the whole parse.
+
+    The part that was not read stays in the text, so the open-vocabulary stage still turns it
+    into unresolved phrases; the note makes the failure visible and blocks READY too.
+    """
     try:
         stage(scanner, draft)
     except Exception:
         logger.exception("request parser: the %s extractor failed", name)
-        draft.notes.append(f"{PARSER_ERROR} in {name}: that part of the request was not read]")
+        note = f"{PARSER_ERROR} in {name}: that part of the request was not read]"
+        draft.notes.append(note)
+        draft.unresolved.append(note)
 
 
-def _build(draft: Draft, notes: list[str], leftover: str, source: str) -> Requirements:
-    """Freeze the draft; if the result is somehow invalid, keep at least the text and notes."""
+def _build(
+    draft: Draft, notes: list[str], leftover: str, source: str, now: datetime
+) -> Requirements:
+    """Freeze the draft; if the result is somehow invalid, keep at least the text and notes.
+
+    Invalid means a bug, not bad input; even then nothing requirement-like is dropped: every
+    fragment left over goes to ``unresolved`` so that no site can answer READY on it.
+    """
+    fragments = leftover_fragments(leftover)
     try:
         parts = {
             "software": draft.build_software(),
+            "alternatives": draft.build_alternatives(),
             "compute": draft.build_compute(),
             "network": draft.build_network(),
             "storage": draft.build_storage(),
@@ -118,15 +147,21 @@ def _build(draft: Draft, notes: list[str], leftover: str, source: str) -> Requir
             "mpi": draft.build_mpi(),
             "urgency": draft.urgency.value if draft.urgency else None,
             "deadline": draft.deadline.value if draft.deadline else None,
+            "deadline_within_s": draft.deadline_within_s,
+            "requested_at": now,
             "budget_usd": draft.budget.value if draft.budget else None,
+            "excluded": tuple(draft.excluded),
         }
-        unparsed = _limit([*notes, *draft.notes, *leftover_fragments(leftover)])
-        return Requirements(**parts, unparsed=unparsed, source_text=source)
+        unresolved = _limit(draft.unresolved)
+        blanked = [u for u in draft.unresolved if not any(u in f for f in fragments)]
+        unparsed = _limit([*notes, *draft.notes, *blanked, *fragments])
+        return Requirements(**parts, unresolved=unresolved, unparsed=unparsed, source_text=source)
     except Exception:
         logger.exception("request parser: the parsed request did not validate")
-        unparsed = _limit([*notes, *draft.notes, *leftover_fragments(leftover)])
         error = f"{PARSER_ERROR}: the request could not be assembled]"
-        return Requirements(unparsed=(*unparsed, error), source_text=source)
+        unread = _limit([*draft.unresolved, *fragments, error])
+        unparsed = _limit([*notes, *draft.notes, *unread])
+        return Requirements(unresolved=unread, unparsed=unparsed, source_text=source)
 
 
 def leftover_fragments(text: str) -> list[str]:

@@ -82,13 +82,13 @@ _BUDGET_WORD = (
     r"|(?:costs?|costing|spend|spending|pay|paying|price)(?:\s+" + _LIMIT + r")?"
 )
 _MONEY = (
-    rf"(?:\$|us\$|usd\s*)\s*(?P<a1>{_AMOUNT})(?P<k1>k)?(?![\w.])"
+    rf"(?:\$|us\$|usd\s*)\s*(?P<a1>{_AMOUNT})(?P<k1>k)?(?!\w|[.,]\d)"
     rf"|(?<![\w.,])(?P<a2>{_AMOUNT})(?P<k2>k)?\s*(?:{_CURRENCY}(?!\w)|\$)"
 )
 _AFTER_MONEY = r"(?:\s+(?:budget|max(?:imum)?|limit|tops|or\s+less|at\s+most)(?!\w))?"
 _BUDGET_RE = re.compile(
     rf"(?<!\w)(?:(?:{_BUDGET_WORD}|{_LIMIT})\s*:?\s*)?(?:{_MONEY}){_AFTER_MONEY}"
-    rf"|(?<!\w)budget(?:\s+(?:of|is))?\s*[:=]?\s*(?P<a3>{_AMOUNT})(?P<k3>k)?(?![\w.])",
+    rf"|(?<!\w)budget(?:\s+(?:of|is))?\s*[:=]?\s*(?P<a3>{_AMOUNT})(?P<k3>k)?(?!\w|[.,]\d)",
     FLAGS,
 )
 _FREE_RE = re.compile(rf"(?<!\w){alternation(lexicon.FREE_OF_CHARGE_WORDS)}(?!\w)", FLAGS)

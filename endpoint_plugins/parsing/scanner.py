@@ -29,6 +29,8 @@ class Scanner:
     def __init__(self, text: str) -> None:
         self._chars = list(text)
         self.text = text
+        self.original = text
+        """The text before anything was blanked (same length, so spans line up)."""
 
     def take(self, pattern: re.Pattern[str], handle: Callable[[re.Match[str]], bool]) -> int:
         """Offer every match of ``pattern`` to ``handle``; blank out those it accepts.
@@ -47,6 +49,11 @@ class Scanner:
         if accepted:
             self.text = "".join(self._chars)
         return accepted
+
+    def blank(self, start: int, end: int) -> None:
+        """Blank one span now (for stages that walk the text themselves)."""
+        self._blank(start, end)
+        self.text = "".join(self._chars)
 
     def _blank(self, start: int, end: int) -> None:
         self._chars[start:end] = BARRIER * (end - start)
@@ -88,11 +95,18 @@ def squash(text: str) -> str:
 # -- shared pattern fragments ----------------------------------------------------------------
 
 WORD_START = r"(?<![\w.+-])"
-WORD_END = r"(?![\w+])"
+WORD_END = r"(?![\w+]|[-.][^\W\d_])"
+"""After a name: no more name ("nccl-tests" is not "nccl", "llama.cpp" not "llama")."""
 
 NUMBER_WORD = alternation(lexicon.NUMBER_WORDS) + r"(?!\w)"
 COUNT = rf"(?:(?<![\w.,$])\d{{1,7}}(?![\d.,]\d)|(?<!\w){NUMBER_WORD})"
 """A whole count: digits, or a number word ("two", "a", "a couple of")."""
+
+COUNT_NO_ARTICLE = (
+    rf"(?:(?<![\w.,$])\d{{1,7}}(?![\d.,]\d)"
+    rf"|(?<!\w)(?!(?:a|an)\s)(?:{alternation(lexicon.NUMBER_WORDS)})(?!\w))"
+)
+"""A count that is not just the article: "a CPU or GPU build" counts no cores."""
 
 DECIMAL = r"(?<![\w.,$])\d{1,7}(?:\.\d{1,4})?(?![\d.]\d)"
 
@@ -106,15 +120,20 @@ SIZE = (
 """An amount of bytes: "64 GB", "512GB", "1.5 TiB", "64G" (one-letter units only attached)."""
 
 PER_NODE = (
-    r"(?:\s*(?:per|/|each|every|on\s+each|on\s+every|in\s+each|for\s+each)\s*-?\s*"
-    r"(?:node|host|machine|server|instance)(?!\w)"
+    r"(?:\s*(?:per|/|each|every|on\s+each|on\s+every|in\s+each|for\s+each|a)\s*-?\s*"
+    r"(?:node|host|machine|server|instance|vm)(?!\w)"
     r"|\s*(?:each|apiece|per[\s-]node)(?!\w))"
 )
 TOTAL = (
-    r"(?:\s*(?:in\s+total|total|overall|altogether|combined|"
-    r"across\s+(?:all\s+)?(?:the\s+)?nodes))(?!\w)"
+    r"(?:\s*(?:in\s+total|total|overall|altogether|combined|in\s+aggregate|aggregate|summed|"
+    r"(?:across|for|over)\s+(?:all\s+)?(?:the\s+)?(?:nodes|(?:whole|entire|full)\s+(?:job|run|"
+    r"allocation|cluster|workflow))|(?:for|across|over)\s+(?:the\s+)?(?:job|run|allocation)"
+    r"|(?:across|over)\s+(?:all\s+)?(?:of\s+)?(?:them|those|these)))(?!\w)"
 )
-PER_CORE = r"(?:\s*(?:per|/|each|a)\s*(?:cpu\s+)?(?:core|cpu|rank|task|process)(?!\w))"
+PER_CORE = (
+    r"(?:\s*(?:per|/|each|a|for\s+every|for\s+each|for\s+each\s+of\s+the)\s*(?:cpu\s+)?"
+    r"(?:core|cpu|rank|task|process)s?(?!\w))"
+)
 
 NOT_RATE = r"(?!\s*-?\s*(?:hours?|hrs?|h)(?!\w))"
 """Stops "100 core hours" or "node-hours" from being read as a count of cores or nodes."""

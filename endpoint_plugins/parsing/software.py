@@ -2,8 +2,13 @@
 
 They run in that order because the names overlap: "Intel MPI" is an MPI, not the Intel
 compilers; "singularity" is a runtime, not a package. Packages come last, first the catalogued
-ones, then unknown names, which count only when a version clearly follows them ("foo 1.2",
-"foo>=1", "foo version 2"); a bare "foo 2" is too often not a package at all.
+ones, then unknown names, which count here only when a version clearly follows them ("foo 1.2",
+"foo>=1", "foo version 2"); a bare "foo 2" is too often not a package at all. Unknown names
+without a version are read by :mod:`endpoint_plugins.parsing.vocabulary`.
+
+Build variants are read first of all (:func:`extract_variants`), and "or" between packages
+makes them alternatives once every name is known (:func:`group_alternatives`). A catalogued
+name is never read out of a longer one: ``nccl-tests`` is not ``nccl``.
 """
 
 from __future__ import annotations
@@ -12,11 +17,14 @@ import re
 
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.constraints import (
+    OPERATOR_WORDS,
     SEPARATOR,
     SPEC,
+    VERSION,
     clean_version,
     looks_like_version,
     parse_constraints,
+    word_comparator,
 )
 from endpoint_plugins.parsing.draft import Draft
 from endpoint_plugins.parsing.scanner import (
@@ -59,16 +67,63 @@ _MPI_RE = re.compile(
 # -- software --------------------------------------------------------------------------------
 
 _SOFTWARE_SPELLINGS = [s for k, v in lexicon.SOFTWARE.items() for s in (k, *v)]
+_CATALOGUED = alternation(_SOFTWARE_SPELLINGS)
+_PRE_OP = (
+    rf"(?:(?P<preop>{OPERATOR_WORDS})\s+(?:the\s+)?"
+    r"(?:(?:version|release)s?\s+(?:of\s+)?)?)?"
+)
+_OR_VERSION = r"(?P<orver>\s*,?\s*or\s+(?:version\s+|v)?\d{1,4}\.\d[\w.]{0,20}(?![\w.]))?"
 _CATALOGUE_RE = re.compile(
-    rf"{WORD_START}(?P<name>{alternation(_SOFTWARE_SPELLINGS)})"
-    rf"(?P<attached>\d[\d.]{{0,20}})?{WORD_END}{_WITH_SPEC}",
+    rf"{WORD_START}{_PRE_OP}(?P<name>{_CATALOGUED})"
+    rf"(?P<attached>\d[\d.]{{0,20}})?{WORD_END}{_WITH_SPEC}{_OR_VERSION}",
     FLAGS,
 )
+_NAME = r"[a-z][a-z0-9_+]*+(?:[-.][a-z0-9][a-z0-9_+]*+){0,3}"
 _UNKNOWN_RE = re.compile(
-    rf"{WORD_START}(?P<name>[a-z][a-z0-9_+]*+(?:[-.][a-z][a-z0-9_+]*+){{0,3}})"
-    rf"{SEPARATOR}(?P<spec>{SPEC})(?:\s*\))?",
+    rf"{WORD_START}(?P<name>{_NAME}){SEPARATOR}(?P<spec>{SPEC})(?:\s*\))?",
     FLAGS,
 )
+_VERSION_OF_RE = re.compile(
+    rf"(?<![\w.])(?:(?P<op>{OPERATOR_WORDS})\s+)?(?:the\s+)?(?:version\s+|release\s+|v)?"
+    rf"(?P<version>\d[\w.]{{0,30}})\s+(?:(?:releases?|versions?|series|builds?)\s+)?of\s+"
+    rf"(?:the\s+)?(?P<name>{_CATALOGUED}){WORD_END}",
+    FLAGS,
+)
+"""The version before the name: "nothing older than the 2022 releases of LAMMPS"."""
+
+_VARIANT_WORDS = alternation(lexicon.VARIANT_WORDS)
+_SPACK_SPEC_RE = re.compile(
+    r"(?<![\w.+~-])(?P<name>[a-z][a-z0-9_-]*?[a-z0-9])"
+    rf"(?:@(?P<v1>{VERSION}?))?(?P<variants>(?:[+~][a-z][a-z0-9_-]*)+)"
+    rf"(?:@(?P<v2>{VERSION}))?(?![\w+~.])",
+    FLAGS,
+)
+"""Spack specs: ``lammps+kokkos+cuda``, ``hdf5~mpi``, ``gromacs@2023+cuda``."""
+_WITH_VARIANT_RE = re.compile(
+    rf"{WORD_START}(?P<name>{_CATALOGUED}){WORD_END}{_WITH_SPEC}\s*,?\s+"
+    r"(?:(?:that\s+is\s+|which\s+is\s+)?(?:built|compiled|configured)\s+)?"
+    rf"(?P<how>with|without|w/o|w/|minus|plus)\s+(?:the\s+)?(?:(?P<v>{_VARIANT_WORDS})"
+    r"(?:\s+(?:support|enabled|backend|acceleration|offload|package|variant))?)(?![\w.-]|\s+v?\d)",
+    FLAGS,
+)
+"""Variants after the name: "GROMACS 2023 with CUDA", "hdf5 built without MPI"."""
+_PREFIX_VARIANT_RE = re.compile(
+    rf"(?<![\w-])(?:(?:a|an|the)\s+)?(?P<v>{_VARIANT_WORDS})[\s-]+"
+    r"(?:enabled|aware|accelerated|capable|powered|build\s+of|version\s+of|variant\s+of|"
+    r"flavou?r\s+of|compiled|built)\s+(?:(?:build|version)\s+of\s+)?(?:the\s+)?"
+    rf"(?P<name>{_CATALOGUED}){WORD_END}{_WITH_SPEC}",
+    FLAGS,
+)
+"""Variants before the name: "CUDA-enabled GROMACS", "a CUDA build of GROMACS"."""
+_GPU_VARIANTS = frozenset(("cuda", "rocm", "hip", "kokkos", "sycl", "opencl", "plumed", "openmp"))
+"""After "with", only these read as variants: "LAMMPS with MPI" asks for MPI, a library."""
+
+_JOIN_OR_RE = re.compile(
+    r"\s*(?:,\s*)?(?:or|or\s+else|or\s+alternatively|alternatively|otherwise|or\s+maybe|"
+    r"or\s+perhaps|or\s+possibly|or\s+even)\s*",
+    FLAGS,
+)
+_JOIN_COMMA_RE = re.compile(r"\s*,\s*")
 _NOT_NAMES = (
     lexicon.STOP_WORDS
     | lexicon.RESERVED_WORDS
@@ -77,6 +132,9 @@ _NOT_NAMES = (
     | {squash(w) for w in lexicon.NUMBER_WORDS}
     | {squash(w) for ws in lexicon.VERSION_WORDS_BEFORE for w in ws.split()}
     | {squash(w) for ws in lexicon.VERSION_WORDS_AFTER for w in ws.split()}
+)
+_MODULE_ITEM_RE = re.compile(
+    rf"^(?P<name>[a-z][\w.+-]{{0,63}}?)(?:[/@:](?P<version>{VERSION}))?$", FLAGS
 )
 
 
@@ -114,8 +172,48 @@ def extract_mpi(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_MPI_RE, handle)
 
 
+def extract_variants(scanner: Scanner, draft: Draft) -> None:
+    """Packages asked for with a build variant, before anything else reads their words.
+
+    It runs before negation and MPI, so "hdf5 built without MPI" is a variant of HDF5 (``~mpi``)
+    and neither an exclusion of MPI nor a request for it.
+    """
+
+    def spack(m: re.Match[str]) -> bool:
+        found = m.group("name")
+        name = _canonical(found)
+        if name is None and (squash(found) in _NOT_NAMES or len(found) < 2):
+            return False
+        version = m.group("v1") or m.group("v2")
+        constraints = (
+            [VersionConstraint(op=Comparator.EQ, version=v)]
+            if (version and (v := clean_version(version)))
+            else []
+        )
+        variants = re.findall(r"[+~][a-z][a-z0-9_-]*", m.group("variants").lower())
+        draft.add_software(name or found.lower(), constraints, m.span(), variants)
+        return True
+
+    def after(m: re.Match[str]) -> bool:
+        variant = _variant(m.group("v"))
+        how = m.group("how").lower()
+        if how in ("with", "w/", "plus") and variant not in _GPU_VARIANTS:
+            return False
+        sign = "~" if how in ("without", "w/o", "minus") else "+"
+        return _record(draft, m, [f"{sign}{variant}"])
+
+    def before(m: re.Match[str]) -> bool:
+        return _record(draft, m, [f"+{_variant(m.group('v'))}"])
+
+    scanner.take(_SPACK_SPEC_RE, spack)
+    scanner.take(_WITH_VARIANT_RE, after)
+    scanner.take(_PREFIX_VARIANT_RE, before)
+
+
 def extract_software(scanner: Scanner, draft: Draft) -> None:
-    """Catalogued packages (with or without versions), then unknown names with versions."""
+    """Module items, catalogued packages, versions before names, then unknown names with
+    versions. Names with no version and outside the catalogue are read later, by the
+    open-vocabulary stage."""
 
     def catalogued(m: re.Match[str]) -> bool:
         found = m.group("name")
@@ -129,7 +227,28 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         needs_version = squash(found) in lexicon.SOFTWARE_NEEDS_VERSION
         if needs_version and not constraints and found not in lexicon.SOFTWARE_CASE_SENSITIVE:
             return False
-        draft.add_software(name, constraints)
+        constraints = _apply_operator(m.group("preop"), constraints)
+        orver = m.group("orver")
+        if orver and len(constraints) == 1 and constraints[0].op is Comparator.EQ:
+            other = clean_version(
+                re.sub(r"^\W*or\s+(?:version\s+|v)?", "", orver.strip(), flags=FLAGS)
+            )
+            if other:
+                draft.version_choices.append((name, [constraints[0].version, other]))
+                draft.add_software(name, [], m.span())
+                return True
+        draft.add_software(name, constraints, m.span())
+        return True
+
+    def version_of(m: re.Match[str]) -> bool:
+        name = _canonical(m.group("name"))
+        version = clean_version(m.group("version"))
+        if name is None or version is None:
+            return False
+        op = word_comparator(m.group("op")) if m.group("op") else Comparator.EQ
+        draft.add_software(
+            name, [VersionConstraint(op=op or Comparator.EQ, version=version)], m.span()
+        )
         return True
 
     def unknown(m: re.Match[str]) -> bool:
@@ -139,11 +258,116 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         constraints, explicit = parse_constraints(m.group("spec"))
         if not constraints or not (explicit or looks_like_version(m.group("spec"))):
             return False
-        draft.add_software(name.lower(), constraints)
+        draft.add_software(name.lower(), constraints, m.span())
         return True
 
+    _read_module_items(draft)
+    scanner.take(_VERSION_OF_RE, version_of)
     scanner.take(_CATALOGUE_RE, catalogued)
     scanner.take(_UNKNOWN_RE, unknown)
+
+
+def group_alternatives(scanner: Scanner, draft: Draft) -> None:
+    """Packages joined by "or" are alternatives: "lammps or gromacs", "namd, amber or charmm".
+
+    A run of names joined by commas and "or" (at least one "or", no "and") is one group; a
+    name mentioned elsewhere on its own stays required.
+    """
+    spans = sorted(set(draft.software_spans))
+    run: list[tuple[int, int, str]] = []
+    saw_or = False
+    groups: list[list[str]] = []
+
+    def close() -> None:
+        names = list(dict.fromkeys(name for _, _, name in run))
+        if saw_or and len(names) > 1:
+            groups.append(names)
+
+    for span in spans:
+        if run:
+            between = scanner.original[run[-1][1] : span[0]]
+            if _JOIN_OR_RE.fullmatch(between):
+                saw_or = True
+                run.append(span)
+                continue
+            if _JOIN_COMMA_RE.fullmatch(between):
+                run.append(span)
+                continue
+            close()
+        run, saw_or = [span], False
+    if run:
+        close()
+    required = _named_alone(spans, groups)
+    for group in groups:
+        kept = [n for n in group if n not in required]
+        if len(kept) > 1:
+            draft.alternatives.append(kept)
+
+
+def _named_alone(spans: list[tuple[int, int, str]], groups: list[list[str]]) -> set[str]:
+    """Names that appear more often than their groups account for (also required alone)."""
+    counts: dict[str, int] = {}
+    for _, _, name in spans:
+        counts[name] = counts.get(name, 0) + 1
+    in_groups: dict[str, int] = {}
+    for group in groups:
+        for name in group:
+            in_groups[name] = in_groups.get(name, 0) + 1
+    return {n for n, c in counts.items() if c > in_groups.get(n, 0)}
+
+
+def _read_module_items(draft: Draft) -> None:
+    """``module load`` items: MPI libraries and runtimes go to their fields, the rest are
+    packages, whatever their names."""
+    for item in draft.module_items:
+        m = _MODULE_ITEM_RE.match(item.strip().strip(",;"))
+        if m is None:
+            draft.unresolved.append(item[:80])
+            continue
+        name, version = m.group("name"), m.group("version")
+        constraints = (
+            [VersionConstraint(op=Comparator.EQ, version=v)]
+            if version and (v := clean_version(version))
+            else []
+        )
+        mpi = lookup(lexicon.MPI_IMPLEMENTATIONS, name)
+        if mpi is not None:
+            draft.set_mpi(mpi, constraints, item)
+            continue
+        runtime = lookup(lexicon.CONTAINER_RUNTIMES, name)
+        if runtime is not None:
+            draft.set_container(runtime, constraints, item)
+            continue
+        draft.add_software(_canonical(name) or name.lower(), constraints)
+
+
+def _record(draft: Draft, m: re.Match[str], variants: list[str]) -> bool:
+    name = _canonical(m.group("name"))
+    if name is None:
+        return False
+    draft.add_software(name, _constraints(m), m.span(), variants)
+    return True
+
+
+def _canonical(found: str) -> str | None:
+    return lexicon.SOFTWARE_CASE_SENSITIVE.get(found) or lookup(lexicon.SOFTWARE, found)
+
+
+def _variant(word: str) -> str:
+    key = squash(word)
+    return lexicon.VARIANT_WORDS.get(key, key)
+
+
+def _apply_operator(
+    word: str | None, constraints: list[VersionConstraint]
+) -> list[VersionConstraint]:
+    """ "at least Python 3.10": an operator before the name applies to a bare version."""
+    if not word:
+        return constraints
+    op = word_comparator(word)
+    if op is None or len(constraints) != 1 or constraints[0].op is not Comparator.EQ:
+        return constraints
+    return [constraints[0].model_copy(update={"op": op})]
 
 
 def _constraints(m: re.Match[str]) -> list[VersionConstraint]:

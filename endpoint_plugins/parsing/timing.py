@@ -98,8 +98,19 @@ _DEADLINE_RE = re.compile(
     FLAGS,
 )
 _WITHIN_RE = re.compile(
-    rf"(?<!\w){alternation(lexicon.DEADLINE_WITHIN_WORDS)}\s+(?P<dur>{DURATION})", FLAGS
+    rf"(?<!\w){alternation(lexicon.DEADLINE_WITHIN_WORDS)}\s+(?:about\s+|around\s+|~\s*)?"
+    rf"(?P<dur>{DURATION})(?:\s+from\s+now)?",
+    FLAGS,
 )
+_TIME_LEFT_RE = re.compile(
+    r"(?<!\w)(?:(?:i|we)\s+(?:only\s+)?(?:have|got)\s+(?:only\s+|just\s+|about\s+)?"
+    rf"(?P<dur>{DURATION})\s+(?:left\s+|remaining\s+)?"
+    r"(?:to|until|before|for|till)(?!\w)"
+    rf"|(?P<dur2>{DURATION})\s+(?:left|remaining)\s+(?:to|until|before|till)(?!\w)"
+    rf"|(?P<dur3>{DURATION})\s+from\s+now(?!\w))",
+    FLAGS,
+)
+"""Time left to get results: "I have 12 hours to get results", "results 6 hours from now"."""
 _TIME_RE = re.compile(
     r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)?|(?P<word>noon|midnight)",
     FLAGS,
@@ -122,17 +133,23 @@ def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
         return _set_deadline(draft, when, m.group(0))
 
     def relative(m: re.Match[str]) -> bool:
-        seconds = duration_seconds(m.group("dur"))
+        said = next(m.group(g) for g in ("dur", "dur2", "dur3") if m.groupdict().get(g))
+        seconds = duration_seconds(said)
         if seconds is None or seconds > MAX_RELATIVE_S:
             return False
         try:
             when = now + timedelta(seconds=seconds)
         except OverflowError:
             return False
-        return _set_deadline(draft, when, m.group(0))
+        if not _set_deadline(draft, when, m.group(0)):
+            return False
+        if draft.deadline is not None and draft.deadline.value == when:
+            draft.deadline_within_s = seconds
+        return True
 
     scanner.take(_DEADLINE_RE, absolute)
     scanner.take(_WITHIN_RE, relative)
+    scanner.take(_TIME_LEFT_RE, relative)
 
 
 def extract_walltime(scanner: Scanner, draft: Draft) -> None:

@@ -108,8 +108,8 @@ def simulated_site(worker: Worker, strategy: str = "rules") -> Site:
 
 def same_requirement(prompt: Prompt, parsed: object) -> bool:
     """True when the parser gave back the prompt's own requirement (text aside)."""
-    want = prompt.requirements.model_dump(mode="json", exclude={"source_text"})
-    got = parsed.model_dump(mode="json", exclude={"source_text"})  # type: ignore[attr-defined]
+    want = prompt.requirements.model_dump(mode="json", exclude={"source_text", "requested_at"})
+    got = parsed.model_dump(mode="json", exclude={"source_text", "requested_at"})  # type: ignore[attr-defined]
     return bool(want == got)
 
 

@@ -24,7 +24,9 @@ NOW = datetime(2026, 6, 3, 10, 0, tzinfo=UTC)
 def summary(text: str) -> dict[str, Any]:
     """The parse as plain JSON data, defaults and the echoed text left out."""
     parsed = parse_requirements(text, now=NOW)
-    return parsed.model_dump(mode="json", exclude_defaults=True, exclude={"source_text"})
+    return parsed.model_dump(
+        mode="json", exclude_defaults=True, exclude={"source_text", "requested_at"}
+    )
 
 
 def sw(name: str, *constraints: tuple[str, str]) -> dict[str, Any]:
@@ -155,7 +157,8 @@ def test_software(text: str, expected: dict[str, Any]) -> None:
         ("foo>=1.2", software(sw("foo", (">=", "1.2")))),
         ("foo version 2", software(sw("foo", ("==", "2")))),
         ("mytool 2.0 or newer", software(sw("mytool", (">=", "2.0")))),
-        ("foo 2", {"unparsed": ["foo 2"]}),  # a bare integer is too vague to invent a package
+        # a bare integer is too vague to invent a package, but the name is never dropped
+        ("foo 2", {"unresolved": ["foo"], "unparsed": ["foo 2"]}),
         ("need 1.5", {"unparsed": ["1.5"]}),  # stop words are never package names
         ("go ahead and run it", {}),  # "go" is the toolchain only with a version
         ("a boost", {"unparsed": ["boost"]}),
@@ -181,8 +184,8 @@ def test_unknown_software_needs_a_clear_version(text: str, expected: dict[str, A
         ("4 nodes with 32 cores each", {"nodes": 4, "cores_per_node": 32}),
         ("2 GPUs per node", {"gpus_per_node": 2}),
         ("8 GPUs", {"gpus_per_node": 8}),  # total, on the one default node
-        ("8 GPUs on 2 nodes", {"nodes": 2, "gpus_per_node": 4}),  # total spread over nodes
-        ("3 GPUs on 2 nodes", {"nodes": 2, "gpus_per_node": 2}),  # rounded up
+        ("8 GPUs on 2 nodes", {"nodes": 2, "total_gpus": 8}),  # spread by the negotiator
+        ("3 GPUs on 2 nodes", {"nodes": 2, "total_gpus": 3}),
         ("a GPU", {"gpus_per_node": 1}),
         ("needs a gpu-accelerated node", {"nodes": 1, "gpus_per_node": 1}),
         ("4x A100", {"gpus_per_node": 4, "gpu_model": "A100"}),
@@ -196,12 +199,13 @@ def test_unknown_software_needs_a_clear_version(text: str, expected: dict[str, A
         ("32 cores and 2 GPUs", {"total_cores": 32, "gpus_per_node": 2}),
         ("CPU only", {"gpus_per_node": 0}),
         ("no GPUs", {"gpus_per_node": 0}),
+        ("no GPU needed", {"gpus_per_node": 0}),
         ("64 GB of memory", {"memory_gb_per_node": 64.0}),
         ("512GB RAM", {"memory_gb_per_node": 512.0}),
         ("1 TB memory", {"memory_gb_per_node": 1000.0}),
         ("memory: 256 GiB", {"memory_gb_per_node": 274.877907}),
         ("2048 MB RAM", {"memory_gb_per_node": 2.048}),
-        ("4 nodes and 256 GB memory total", {"nodes": 4, "memory_gb_per_node": 64.0}),
+        ("4 nodes and 256 GB memory total", {"nodes": 4, "memory_gb_total": 256.0}),
         (
             "4 GB per core with 32 cores per node",
             {"cores_per_node": 32, "memory_gb_per_node": 128.0},
@@ -210,7 +214,10 @@ def test_unknown_software_needs_a_clear_version(text: str, expected: dict[str, A
     ],
 )
 def test_compute(text: str, compute: dict[str, Any]) -> None:
-    assert summary(text) == {"compute": compute}
+    expected: dict[str, Any] = {"compute": compute}
+    if compute.get("gpus_per_node") == 0:
+        expected["excluded"] = ["gpu"]  # "no GPUs" is also kept as an exclusion
+    assert summary(text) == expected
 
 
 def test_mpi_ranks_count_cores_and_imply_mpi() -> None:
@@ -222,9 +229,7 @@ def test_memory_that_disagrees_with_the_per_node_size_is_reported() -> None:
     assert agreeing == {"compute": {"nodes": 4, "memory_gb_per_node": 64.0}}
     clashing = summary("64 GB memory per node and 512 GB memory total on 4 nodes")
     assert clashing["compute"]["memory_gb_per_node"] == 64.0
-    assert clashing["unparsed"] == [
-        "512 GB memory total (conflicts with 64 GB memory per node; not used)"
-    ]
+    assert clashing["unparsed"] == ["512 GB memory total (conflicts with 64 GB per node; not used)"]
 
 
 def test_memory_per_core_without_cores_is_reported() -> None:
@@ -471,6 +476,7 @@ def test_unknown_words_next_to_known_ones_are_kept_as_fragments() -> None:
     assert parsed.software[0].name == "lammps"
     assert parsed.compute.nodes == 4
     assert parsed.unparsed == ("frobnicated widgets", "quickly")
+    assert "frobnicated widgets" in parsed.unresolved  # not known prose: it blocks READY
 
 
 def test_long_input_is_truncated_and_says_so() -> None:

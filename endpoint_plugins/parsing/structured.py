@@ -1,0 +1,823 @@
+"""Structured text inside a request: JSON, ``key=value`` forms, scheduler flags, job scripts.
+
+People paste what they already have: a JSON object, ``nodes=4 walltime=2:00:00``, an ``sbatch``
+command line, a whole ``#SBATCH`` script with ``module load`` lines. Each of these says the same
+as the words would, so each is translated into the same draft mentions the prose extractors
+record, and its keys are blanked so that ``total_cores=128`` never becomes a package called
+``total_cores``.
+
+Two passes. :func:`flatten_json` runs before scanning and rewrites a JSON object as ``key: value``
+lines (the original text is still the request's ``source_text``). :func:`extract_structured` then
+reads directives, flags, ``key=value`` pairs and script lines. Keys it knows become requirements;
+a key it does not know with ``=`` (``constraint=avx512``) is kept as an unresolved phrase, never
+dropped; well-known bookkeeping keys and flags (account, job name, output file) are read and
+ignored, since they say nothing about where a job can run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from datetime import datetime
+
+from endpoint_plugins.parsing import lexicon
+from endpoint_plugins.parsing.constraints import parse_constraints
+from endpoint_plugins.parsing.draft import Count, Draft, Mention
+from endpoint_plugins.parsing.scanner import FLAGS, SIZE, Scanner, size_in_gb, squash
+from endpoint_plugins.parsing.timing import duration_seconds, hms_seconds
+from providers.wire.requirements import Feature, StorageKind
+
+MAX_JSON_CHARS = 10_000
+_JSON_START_RE = re.compile(r"[{\[]")
+_NUMBER_RE = re.compile(r"^\s*(\d{1,7})\s*$")
+_SIZE_RE = re.compile(rf"^\s*{SIZE}\s*$", FLAGS)
+_BARE_SIZE_RE = re.compile(r"^\s*(?P<num>\d{1,7}(?:\.\d{1,3})?)\s*$")
+
+# -- JSON ------------------------------------------------------------------------------------
+
+
+def flatten_json(text: str) -> str:
+    """Rewrite each JSON object in ``text`` as ``key: value`` lines; other text is kept.
+
+    Nested objects give dotted keys' last part (``{"resources": {"nodes": 4}}`` -> ``nodes: 4``);
+    lists are joined with commas. Text that is not valid JSON is left exactly as it was.
+    """
+    out: list[str] = []
+    pos = 0
+    decoder = json.JSONDecoder()
+    for match in _JSON_START_RE.finditer(text):
+        start = match.start()
+        if start < pos:
+            continue
+        try:
+            value, end = decoder.raw_decode(text[: start + MAX_JSON_CHARS], start)
+        except (json.JSONDecodeError, RecursionError, ValueError):
+            continue
+        if not isinstance(value, dict | list) or not value:
+            continue
+        out.append(text[pos:start])
+        out.append("\n" + "\n".join(_json_lines(value)) + "\n")
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _json_lines(value: object, key: str = "") -> list[str]:
+    if isinstance(value, list) and value and all(_is_package(v) for v in value):
+        return [f"{key or 'software'}: " + ", ".join(_package_text(v) for v in value)]
+    if _is_package(value) and key:
+        return [f"{key}: {_package_text(value)}"]
+    if isinstance(value, dict):
+        lines: list[str] = []
+        for k, v in list(value.items())[:200]:
+            lines.extend(_json_lines(v, str(k)))
+        return lines
+    if isinstance(value, list):
+        if all(not isinstance(v, dict | list) for v in value):
+            return [
+                f"{key}: {', '.join(_scalar(v) for v in value)}"
+                if key
+                else ", ".join(_scalar(v) for v in value)
+            ]
+        return [line for v in value[:200] for line in _json_lines(v, key)]
+    return [f"{key}: {_scalar(value)}" if key else _scalar(value)]
+
+
+def _is_package(value: object) -> bool:
+    """``{"name": "hmmer", "version": ">=3.4"}``: a package written as an object."""
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("name"), str)
+        and set(value) <= {"name", "version", "versions", "variants", "min_version"}
+    )
+
+
+def _package_text(value: object) -> str:
+    assert isinstance(value, dict)
+    version = value.get("version") or value.get("versions") or ""
+    if value.get("min_version"):
+        version = f">={value['min_version']}"
+    if isinstance(version, list):
+        version = ",".join(str(v) for v in version)
+    return f"{value['name']} {version}".strip()
+
+
+def _scalar(value: object) -> str:
+    if value is True:
+        return "yes"
+    if value is False or value is None:
+        return "no"
+    return " ".join(str(value).split())
+
+
+# -- keys ------------------------------------------------------------------------------------
+
+Handler = Callable[[Draft, str, str], bool]
+"""Reads one value for one key into the draft; False when the value is not understood."""
+
+
+def _count(value: str) -> int | None:
+    m = _NUMBER_RE.match(value)
+    return int(m.group(1)) if m else None
+
+
+def _nodes(draft: Draft, value: str, text: str) -> bool:
+    n = _count(value.split(":")[0])
+    if n is None or n < 1:
+        return False
+    draft.compute.nodes.append(Mention(n, text))
+    return True
+
+
+def _cores(per_node: bool) -> Handler:
+    def handle(draft: Draft, value: str, text: str) -> bool:
+        n = _count(value)
+        if n is None or n < 1:
+            return False
+        draft.compute.cores.append(Count(n, text, per_node))
+        return True
+
+    return handle
+
+
+def _gpus(per_node: bool | None) -> Handler:
+    """GPU counts; ``per_node=None`` is a count with no scope (resolved like "8 GPUs")."""
+
+    def handle(draft: Draft, value: str, text: str) -> bool:
+        word = squash(value)
+        if word in ("optional", "any", "ifavailable", "nicetohave"):
+            draft.compute.gpu_or = True
+            draft.compute.gpu_mentioned = True
+            return True
+        if word in _TRUTHY - {"1"}:
+            draft.compute.gpu_mentioned = True
+            return True
+        model, _, count = value.rpartition(":")
+        if model:
+            _model(draft, model, text)
+        n = _count(count)
+        if n is None:
+            return bool(model) and _model(draft, value, text)
+        if n == 0:
+            draft.compute.cpu_only = Mention(True, text)
+            draft.exclude(Feature.GPU)
+            return True
+        draft.compute.gpus.append(Count(n, text, per_node is True, total=per_node is False))
+        return True
+
+    return handle
+
+
+def _gres(draft: Draft, value: str, text: str) -> bool:
+    """Slurm ``--gres=gpu[:type]:N`` (per node)."""
+    parts = value.lower().split(":")
+    if not parts or parts[0] != "gpu":
+        return False
+    n = _count(parts[-1]) if len(parts) > 1 else 1
+    if n is None:
+        return False
+    if len(parts) == 3:
+        _model(draft, parts[1], text)
+    draft.compute.gpus.append(Count(n, text, per_node=True))
+    return True
+
+
+def _model(draft: Draft, value: str, text: str) -> bool:
+    from endpoint_plugins.parsing.scanner import lookup
+
+    model = lookup(lexicon.GPU_MODELS, value.strip())
+    if model is None:
+        return False
+    draft.compute.gpu_models.append(Mention(model, text))
+    return True
+
+
+def _memory(scope: str) -> Handler:
+    def handle(draft: Draft, value: str, text: str) -> bool:
+        size = _size(value)
+        if size is None:
+            return False
+        target = {
+            "node": draft.compute.memory_per_node,
+            "total": draft.compute.memory_total,
+            "core": draft.compute.memory_per_core,
+        }[scope]
+        target.append(Mention(size, text))
+        return True
+
+    return handle
+
+
+def _size(value: str) -> float | None:
+    """GB from "64G", "64 GB", "64gb"; a bare number is megabytes, as Slurm reads ``--mem``."""
+    m = _SIZE_RE.match(value)
+    if m:
+        return size_in_gb(m)
+    bare = _BARE_SIZE_RE.match(value)
+    return round(float(bare.group("num")) / 1000, 6) if bare else None
+
+
+def _walltime(unit_s: int | None) -> Handler:
+    def handle(draft: Draft, value: str, text: str) -> bool:
+        seconds = _seconds(value, unit_s)
+        if seconds is None:
+            return False
+        draft.compute.walltime.append(Mention(seconds, text))
+        return True
+
+    return handle
+
+
+def _seconds(value: str, unit_s: int | None) -> int | None:
+    value = value.strip()
+    if ":" in value or re.fullmatch(r"\d{1,3}-\d{1,3}(?::\d\d){0,2}", value):
+        return hms_seconds(value if ":" in value else value + ":00")
+    number = re.fullmatch(r"\d{1,6}(?:\.\d{1,3})?", value)
+    if number:
+        return round(float(value) * (unit_s or 60)) or None  # Slurm: a bare number is minutes
+    return duration_seconds(value)
+
+
+def _budget(draft: Draft, value: str, text: str) -> bool:
+    m = re.fullmatch(
+        r"\s*(?:\$|usd\s*)?(\d{1,3}(?:,\d{3})+|\d{1,9})(?:\.(\d{1,2}))?\s*(k)?\s*"
+        r"(?:usd|dollars|\$)?\s*",
+        value,
+        FLAGS,
+    )
+    if m is None:
+        return False
+    amount = float(m.group(1).replace(",", "") + (f".{m.group(2)}" if m.group(2) else ""))
+    amount *= 1000 if m.group(3) else 1
+    if draft.budget is None:
+        draft.budget = Mention(round(amount, 2), text)
+    return True
+
+
+def _mpi(draft: Draft, value: str, text: str) -> bool:
+    word = squash(value)
+    if word in ("no", "false", "none", "0", "off"):
+        draft.exclude(Feature.MPI)
+        return True
+    if word in ("yes", "true", "1", "on", "any", "required"):
+        draft.set_mpi(None, [], text)
+        return True
+    return False  # a named implementation: left for the MPI extractor
+
+
+def _exclusion_or_text(feature: Feature) -> Handler:
+    def handle(draft: Draft, value: str, text: str) -> bool:
+        if squash(value) in ("no", "false", "none", "0", "off"):
+            draft.exclude(feature)
+            return True
+        return False
+
+    return handle
+
+
+_KEYS: dict[str, Handler] = {
+    **dict.fromkeys(("nodes", "node", "numnodes", "nodecount", "nnodes", "numberofnodes"), _nodes),
+    **dict.fromkeys(
+        (
+            "cores",
+            "ncores",
+            "totalcores",
+            "ntasks",
+            "tasks",
+            "ranks",
+            "nranks",
+            "np",
+            "nprocs",
+            "mpiprocs",
+            "totalcpus",
+            "numcores",
+            "cpus",
+            "ncpus",
+            "processes",
+        ),
+        _cores(per_node=False),
+    ),
+    **dict.fromkeys(
+        (
+            "corespernode",
+            "cpuspernode",
+            "ppn",
+            "taskspernode",
+            "ntaskspernode",
+            "ranksspernode",
+            "rankspernode",
+            "mpiprocspernode",
+        ),
+        _cores(per_node=True),
+    ),
+    **dict.fromkeys(("gpus", "gpu", "ngpus", "numgpus", "gpucount"), _gpus(per_node=None)),
+    **dict.fromkeys(("totalgpus", "gpustotal"), _gpus(per_node=False)),
+    **dict.fromkeys(("gpuspernode", "ngpuspernode"), _gpus(per_node=True)),
+    **dict.fromkeys(("gres",), _gres),
+    **dict.fromkeys(("gputype", "gpumodel", "gpukind", "accelerator"), _model),
+    **dict.fromkeys(
+        ("mem", "memory", "ram", "mempernode", "memorypernode", "rampernode"),
+        _memory("node"),
+    ),
+    **dict.fromkeys(("totalmemory", "memtotal", "totalmem", "memorytotal"), _memory("total")),
+    **dict.fromkeys(("mempercpu", "mempercore", "memorypercore", "pmem"), _memory("core")),
+    **dict.fromkeys(
+        ("time", "walltime", "runtime", "timelimit", "duration", "wallclock"), _walltime(None)
+    ),
+    **dict.fromkeys(("walltimehours", "hours", "runtimehours", "timehours"), _walltime(3600)),
+    **dict.fromkeys(("walltimeminutes", "walltimemin", "minutes", "timeminutes"), _walltime(60)),
+    **dict.fromkeys(
+        ("budget", "maxcost", "maxbudget", "budgetusd", "costlimit", "maxusd"), _budget
+    ),
+    "mpi": _mpi,
+    **dict.fromkeys(("container", "containers"), _exclusion_or_text(Feature.CONTAINER)),
+}
+"""Keys whose values this module reads itself (squashed: no case, spaces, ``_`` or ``-``)."""
+
+_TEXT_KEYS = frozenset(
+    """
+    software app application apps package packages module modules code codes program tools
+    tool library libraries requirements requirement env environment stack image containerimage
+    runtime containerruntime network interconnect fabric storage scratch filesystem fs disk
+    deadline urgency priority gpumodel version appversion softwareversion packageversion
+    codeversion compiler compilers python language mpiimplementation mpilibrary
+    """.split()
+)
+"""Keys whose value is text for the other extractors: only the key is blanked."""
+
+_IGNORED_KEYS = frozenset(
+    """
+    account project jobname name output error out err mailtype mailuser mail email user
+    partition queue qos comment description notes note workdir chdir dir directory export
+    exclusive array dependency signal requeue norequeue hint distribution cpubind membind
+    openmode parsable wait nice wckey oversubscribe threadspercore cpuspertask
+    ntaskspersocket ntaskspercore owner group pi contact title id ticket shell exclude
+    join mailtype mailuser sendmail priority nodelist
+    """.split()
+)
+"""Bookkeeping keys: read and ignored, they say nothing about where a job can run."""
+
+_VALUE = r"(?:\"[^\"\n]{0,200}\"|'[^'\n]{0,200}'|(?!-)[^\s,;\"'{}()\[\]]{1,80})"
+_UNIT_WORD = (
+    r"(?:[ \t]+(?:gb|g|tb|mb|gib|tib|hours?|hrs?|h|minutes?|mins?|days?|usd|dollars)(?!\w))?"
+)
+_EQUALS_RE = re.compile(
+    rf"(?<![\w.$/-])(?P<key>[A-Za-z][\w.-]{{0,40}}?)\s*(?<![<>=!~])=(?!=)\s*"
+    rf"(?P<value>{_VALUE}{_UNIT_WORD})",
+)
+_COLON_RE = re.compile(
+    r"^[ \t]*(?:[-*#>]+[ \t]*)?(?P<key>[A-Za-z][\w .-]{0,30}?)[ \t]*:[ \t]*"
+    r"(?P<value>[^\n]{1,200})$",
+    re.M,
+)
+_LONG_FLAG_RE = re.compile(
+    rf"(?<![\w-])--(?P<key>[a-z][a-z0-9-]{{0,40}})(?:=(?P<value>{_VALUE}))?(?![\w=-])", FLAGS
+)
+_LONG_VALUED = (
+    "nodes|ntasks|ntasks-per-node|cpus-per-task|gres|gpus|gpus-per-node|gpus-per-task|mem|"
+    "mem-per-cpu|mem-per-gpu|time|partition|account|job-name|output|error|qos|constraint|"
+    "nodelist|exclude|chdir|mail-type|mail-user|array|dependency|reservation|licenses|cluster"
+)
+_LONG_SPACED_RE = re.compile(rf"(?<![\w-])--(?P<key>{_LONG_VALUED})\s+(?P<value>{_VALUE})", FLAGS)
+_SHORT_FLAG_RE = re.compile(
+    rf"(?<![\w-])-(?P<key>[A-Za-z]|np)(?:\s*=\s*|\s+|(?=\d))(?P<value>{_VALUE})", FLAGS
+)
+_FLAG_CONTEXT_RE = re.compile(
+    r"(?<![\w-])(?:sbatch|salloc|srun|qsub|bsub|mpirun|mpiexec|flux\s+(?:run|submit|batch))"
+    r"(?![\w-])|^[ \t]*#(?:SBATCH|PBS|BSUB)",
+    FLAGS | re.M,
+)
+_PTILE_RE = re.compile(r"span\[ptile=(?P<n>\d{1,5})\]", FLAGS)
+_COMMANDS_RE = re.compile(
+    r"(?<![\w-])(?:sbatch|salloc|qsub|bsub|srun|mpirun|mpiexec|aprun|jsrun|ibrun)(?![\w-])", FLAGS
+)
+_FILE_RE = re.compile(
+    r"(?<![\w/.-])(?:\.{0,2}/)?[\w./-]*\w\.(?:sh|pbs|slurm|sbatch|bsub|lsf|job|py|jl|r|m|in|"
+    r"inp|cfg|conf|ini|ya?ml|json|txt|csv|h5|nc|sif|img|tar|gz|log|out|dat|xyz|pdb|mdp|tpr|"
+    r"gro|top|lmp|data|ipynb|toml|exe)(?![\w.])|(?<![\w])\./[\w./-]+",
+    FLAGS,
+)
+"""Script and data file names, and ``./program`` paths: what the job runs, not a requirement."""
+_TRUTHY = frozenset(("yes", "true", "1", "on", "y"))
+_FALSY = frozenset(("no", "false", "none", "0", "off", "n"))
+_SOFTWARE_KEYS = frozenset(
+    """
+    software app application apps package packages tool tools benchmark benchmarks code codes
+    program library libraries lib libs modules module blas lapack fft compiler compilers
+    workflow framework frameworks requirements dependencies stack pythonpackages pippackages
+    condapackages spackpackages env environment engine solver
+    """.split()
+)
+_STORAGE_WORDS = (
+    "scratch",
+    "disk",
+    "storage",
+    "nvme",
+    "ssd",
+    "lustre",
+    "gpfs",
+    "beegfs",
+    "free",
+    "filesystem",
+    "fs",
+    "space",
+    "quota",
+)
+_DEADLINE_KEYS = frozenset(
+    ("deadline", "resultsby", "dueby", "due", "neededby", "finishby", "by", "resultsneededby")
+)
+
+
+_SELECT_RE = re.compile(
+    r"(?<![\w-])select\s*=\s*(?P<n>\d{1,6})(?P<rest>(?::[\w.]+=[\w.]+)+)", FLAGS
+)
+_PBS_NODES_RE = re.compile(
+    r"(?<![\w-])nodes\s*=\s*(?P<n>\d{1,6}):ppn\s*=\s*(?P<ppn>\d{1,6})", FLAGS
+)
+_DIRECTIVE_RE = re.compile(r"^[ \t]*#(?:SBATCH|PBS|BSUB|\$|COBALT|FLUX:?|MSUB)\b", FLAGS | re.M)
+_SHEBANG_RE = re.compile(r"^[ \t]*#!.*$", re.M)
+_MODULE_RE = re.compile(
+    r"^[ \t]*(?:\$\s*)?(?:module\s+(?:load|add|swap)|ml(?=\s)|spack\s+load|spack\s+install"
+    r"|pip3?\s+install|conda\s+install|mamba\s+install)(?P<items>[^\n#]*)",
+    FLAGS | re.M,
+)
+_LAUNCH_RE = re.compile(
+    r"(?<![\w-])(?P<launcher>mpirun|mpiexec)(?:\s+(?:-np?|--np|-c)\s*(?P<n>\d{1,7}))?(?![\w-])",
+    FLAGS,
+)
+_SHELL_LINE_RE = re.compile(
+    r"^[ \t]*(?:\$\s*)?(?:cd|export|set|unset|source|echo|module|ml|spack|conda|mamba|"
+    r"micromamba|pip3?|apptainer|singularity|python3?|torchrun|bash|sh|time|nvidia-smi|date|"
+    r"mkdir|cp|mv|rm|ln|tar|cat|ls|hostname|ulimit|if|fi|then|else|for|do|done|while|exit|"
+    r"wait|sleep|julia|rscript|\./[\w.-]+|srun|mpirun|mpiexec|aprun|jsrun|ibrun|\w+=\S*)"
+    r"(?=\s|$)[^\n]*$",
+    FLAGS | re.M,
+)
+_RUNTIME_LINE_RE = re.compile(
+    r"^[ \t]*(?:\$\s*)?(?P<rt>apptainer|singularity)\s+(?:exec|run|shell)", FLAGS | re.M
+)
+
+
+_SCOPED_VALUE_RE = re.compile(
+    r"^\s*(?P<value>[\w.:]+(?:\s*(?:gb|g|tb|t|gib|tib|mb))?)\s*(?:(?P<node>per\s+node|/\s*node|"
+    r"each|per\s+host)|(?P<total>total|in\s+total|overall|across\s+(?:all\s+)?nodes))\s*$",
+    FLAGS,
+)
+_SCOPABLE: dict[str, dict[str, str]] = {
+    **dict.fromkeys(("gpus", "gpu", "ngpus"), {"node": "gpuspernode", "total": "totalgpus"}),
+    **dict.fromkeys(
+        ("cores", "cpus", "ncpus", "ncores"), {"node": "corespernode", "total": "totalcores"}
+    ),
+    **dict.fromkeys(("memory", "mem", "ram"), {"node": "mempernode", "total": "totalmemory"}),
+}
+"""Keys whose value may carry its own scope: ``gpus: 8 per node``, ``memory: 1 TB total``."""
+
+
+class _Pairs:
+    """Reads flags and ``key=value`` / ``key: value`` pairs into the draft.
+
+    Slurm's ``--ntasks-per-node`` times ``--cpus-per-task`` is cores per node; a version key
+    (``app_version=3.1``) belongs to the package the previous key named.
+    """
+
+    def __init__(self, scanner: Scanner, draft: Draft, now: datetime, dialect: str) -> None:
+        self.scanner = scanner
+        self.draft = draft
+        self.now = now
+        self.dialect = dialect
+        self.tasks_per_node: Mention[int] | None = None
+        self.cpus_per_task: Mention[int] | None = None
+        self.last_name: str | None = None
+        self.last_storage: StorageKind | None = None
+
+    # -- entry points (one per syntax) --------------------------------------------------------
+
+    def equals(self, m: re.Match[str]) -> bool:
+        return self._apply(m, m.group("key"), m.group("value"), unknown="name")
+
+    def colon(self, m: re.Match[str]) -> bool:
+        return self._apply(m, m.group("key"), m.group("value"), unknown="prose")
+
+    def long_flag(self, m: re.Match[str]) -> bool:
+        value = m.groupdict().get("value")
+        if value is None:
+            return True  # a bare switch (--exclusive): nothing about where a job can run
+        return self._apply(m, m.group("key"), value, unknown="unresolved")
+
+    def short_flag(self, m: re.Match[str]) -> bool:
+        letter, value = m.group("key"), _unquote(m.group("value"))
+        text = m.group(0)
+        if letter == "np":
+            return _cores(per_node=False)(self.draft, value, text)
+        table = {"pbs": _PBS_FLAGS, "lsf": _LSF_FLAGS}.get(self.dialect, _SLURM_FLAGS)
+        key = table.get(letter)
+        if key is None:
+            return False
+        if key == "resources":
+            for part in re.split(r"[,\s]+", value):
+                name, _, val = part.partition("=")
+                if val:
+                    self._apply(m, name, val, unknown="unresolved", blank=False)
+            return True
+        if key == "lsf-resources":
+            ptile = _PTILE_RE.search(value)
+            if ptile:
+                self.draft.compute.cores.append(Count(int(ptile.group("n")), text, per_node=True))
+            return True
+        return self._apply(m, key, value, unknown="unresolved")
+
+    # -- one pair -----------------------------------------------------------------------------
+
+    def _apply(
+        self, m: re.Match[str], raw_key: str, raw_value: str, *, unknown: str, blank: bool = True
+    ) -> bool:
+        """Read one pair. True blanks the whole match; False leaves it (or part of it) in the
+        text for the other extractors."""
+        key = squash(raw_key.replace(".", ""))
+        value = _unquote(raw_value)
+        text = m.group(0)
+        if key in ("ntaskspernode", "taskspernode") and (n := _count(value)):
+            self.tasks_per_node = Mention(n, text)
+            return True
+        if key in ("cpuspertask", "threadspertask") and (n := _count(value)):
+            self.cpus_per_task = Mention(n, text)
+            return True
+        if key in _DEADLINE_KEYS:
+            return self._deadline(value, text)
+        if key.endswith(("version", "versions")) and key not in ("version",) or key == "version":
+            if self._version(key, value, text):
+                return True
+        if key in ("nogpu", "nogpus", "cpuonly") and squash(value) in _TRUTHY:
+            self.draft.exclude(Feature.GPU)
+            self.draft.compute.cpu_only = Mention(True, text)
+            return True
+        if "budget" in key or "cost" in key:
+            return _budget(self.draft, value, text)
+        scoped = _SCOPED_VALUE_RE.match(value)
+        if scoped and key in _SCOPABLE:
+            key = _SCOPABLE[key]["total" if scoped.group("total") else "node"]
+            value = scoped.group("value")
+        handler = _KEYS.get(key) or _with_unit(key)
+        if handler is not None and handler(self.draft, value, text):
+            return True
+        if self._storage(key, value, text):
+            return True
+        if key in _IGNORED_KEYS or key in ("image", "containerimage", "sif", "docker", "url"):
+            return True
+        is_text = key in _TEXT_KEYS or key in _SOFTWARE_KEYS
+        if unknown == "prose" and not is_text:
+            return False
+        if unknown == "unresolved" and not is_text:
+            self.draft.unresolved.append(_clean(text))
+            return True
+        if key in _SOFTWARE_KEYS or (unknown == "name" and not is_text):
+            self._name_context(m, value)
+        if blank:
+            self.scanner.blank(m.start("key"), m.start("value"))
+        return False
+
+    def _name_context(self, m: re.Match[str], value: str) -> None:
+        """The value names packages: plain words there count as names."""
+        start, end = m.span("value")
+        self.draft.name_spans.append((start, end))
+        first = re.match(r"\s*([A-Za-z][\w.+-]*)", value)
+        if first:
+            self.last_name = first.group(1).lower()
+
+    def _version(self, key: str, value: str, text: str) -> bool:
+        """``app_version=3.1``, ``container_min_version: 1.2``, ``python_version: 3.11``."""
+        spec = value.strip()
+        if not re.match(r"^(?:[<>=!~]=?|\u2265|\u2264)?\s*v?\d", spec):
+            return False
+        if "min" in key and not re.match(r"^[<>=!~]", spec):
+            spec = ">=" + spec
+        elif "max" in key and not re.match(r"^[<>=!~]", spec):
+            spec = "<=" + spec
+        constraints, _ = parse_constraints(spec if re.match(r"^[<>=!~]", spec) else spec)
+        if not constraints:
+            return False
+        owner = key.replace("min", "").replace("max", "").removesuffix("versions")
+        owner = owner.removesuffix("version")
+        if owner.startswith("container") and self.draft.container is not None:
+            self.draft.set_container(self.draft.container.runtime, constraints, text)
+            return True
+        if owner.startswith("container"):
+            self.draft.pending_container_constraints.extend(constraints)
+            return True
+        name = (
+            _package(owner)
+            if owner
+            and owner
+            not in ("app", "software", "package", "code", "application", "tool", "program")
+            else None
+        )
+        name = name or self.last_name
+        if name is None:
+            return False
+        self.draft.add_software(name, constraints)
+        return True
+
+    def _storage(self, key: str, value: str, text: str) -> bool:
+        if not any(word in key for word in _STORAGE_WORDS):
+            return False
+        kind = _storage_kind(key)
+        size = _size_with_unit(key, value)
+        if size is None:
+            found = _storage_kind(squash(value))
+            if found is not None:
+                self.last_storage = found
+            return False
+        self.draft.add_storage(kind or self.last_storage or StorageKind.ANY, size)
+        return True
+
+    def _deadline(self, value: str, text: str) -> bool:
+        from endpoint_plugins.parsing.timing import extract_deadline
+
+        probe = Scanner(f"by {value}")
+        extract_deadline(probe, self.draft, self.now)
+        return self.draft.deadline is not None
+
+    def finish(self) -> None:
+        tasks, cpus = self.tasks_per_node, self.cpus_per_task
+        if tasks is not None:
+            per_node = tasks.value * (cpus.value if cpus else 1)
+            text = tasks.text + (f" {cpus.text}" if cpus else "")
+            self.draft.compute.cores.append(Count(per_node, text, per_node=True))
+        elif cpus is not None and not self.draft.compute.cores:
+            self.draft.compute.cores.append(Count(cpus.value, cpus.text, per_node=True))
+
+
+_SLURM_FLAGS = {
+    "N": "nodes",
+    "n": "ntasks",
+    "c": "cpuspertask",
+    "G": "gpus",
+    "t": "time",
+    "p": "partition",
+    "A": "account",
+    "J": "jobname",
+    "o": "output",
+    "e": "error",
+    "q": "qos",
+    "D": "chdir",
+    "C": "constraint",
+    "w": "nodelist",
+    "a": "array",
+    "d": "dependency",
+}
+_PBS_FLAGS = {
+    "l": "resources",
+    "N": "jobname",
+    "q": "queue",
+    "A": "account",
+    "o": "output",
+    "e": "error",
+    "j": "join",
+    "m": "mailtype",
+    "M": "mailuser",
+    "W": "dependency",
+}
+_LSF_FLAGS = {
+    "n": "ntasks",
+    "W": "time",
+    "q": "queue",
+    "J": "jobname",
+    "o": "output",
+    "e": "error",
+    "R": "lsf-resources",
+    "P": "project",
+    "G": "group",
+    "M": "mem",
+}
+
+
+def _unquote(value: str) -> str:
+    return value.strip().strip("\"'").strip()
+
+
+def _with_unit(key: str) -> Handler | None:
+    """Keys that carry their unit: ``memory_gb``, ``scratch_tb``, ``walltime_hours``."""
+    for suffix in ("gb", "tb", "gib", "mb"):
+        if key.endswith(suffix) and key.removesuffix(suffix) in (
+            "mem",
+            "memory",
+            "ram",
+            "mempernode",
+        ):
+            return lambda d, v, t, u=suffix: _memory("node")(d, f"{v}{u}" if _count(v) else v, t)
+    return None
+
+
+def _size_with_unit(key: str, value: str) -> float | None:
+    size = _size(value) if not _BARE_SIZE_RE.match(value) else None
+    if size is not None:
+        return size
+    bare = _BARE_SIZE_RE.match(value)
+    if bare is None:
+        return None
+    unit = next((u for u in ("tb", "gb", "tib", "gib", "pb") if key.endswith(u)), "gb")
+    return round(float(bare.group("num")) * lexicon.SIZE_UNITS_GB[unit], 6)
+
+
+def _storage_kind(text: str) -> StorageKind | None:
+    words = {
+        "lustre": StorageKind.LUSTRE,
+        "gpfs": StorageKind.GPFS,
+        "beegfs": StorageKind.BEEGFS,
+        "nvme": StorageKind.LOCAL,
+        "ssd": StorageKind.LOCAL,
+        "local": StorageKind.LOCAL,
+        "nfs": StorageKind.NFS,
+        "s3": StorageKind.S3,
+    }
+    return next((kind for word, kind in words.items() if word in text), None)
+
+
+def _package(key: str) -> str | None:
+    from endpoint_plugins.parsing.scanner import lookup
+
+    return lookup(lexicon.SOFTWARE, key)
+
+
+def extract_structured(scanner: Scanner, draft: Draft, now: datetime) -> None:
+    """Directives, flags, ``key=value`` pairs and script lines (see module docstring)."""
+    text = scanner.text
+    script = bool(_DIRECTIVE_RE.search(text) or _SHEBANG_RE.search(text))
+    flags = bool(_FLAG_CONTEXT_RE.search(text))
+    dialect = "slurm"
+    if re.search(r"#PBS|(?<![\w-])qsub(?![\w-])", text, FLAGS):
+        dialect = "pbs"
+    elif re.search(r"#BSUB|(?<![\w-])bsub(?![\w-])", text, FLAGS):
+        dialect = "lsf"
+    scanner.take(_SHEBANG_RE, lambda m: True)
+    scanner.take(_DIRECTIVE_RE, lambda m: True)
+    scanner.take(_SELECT_RE, lambda m: _select(draft, m))
+    scanner.take(_PBS_NODES_RE, lambda m: _pbs_nodes(draft, m))
+    scanner.take(_MODULE_RE, lambda m: _module_line(draft, m))
+    scanner.take(_RUNTIME_LINE_RE, lambda m: _runtime_line(draft, m))
+    scanner.take(_LAUNCH_RE, lambda m: _launch(draft, m))
+    pairs = _Pairs(scanner, draft, now, dialect)
+    scanner.take(_LONG_FLAG_RE, pairs.long_flag)
+    scanner.take(_LONG_SPACED_RE, pairs.long_flag)
+    if flags:
+        scanner.take(_SHORT_FLAG_RE, pairs.short_flag)
+        scanner.take(_COMMANDS_RE, lambda m: True)
+    scanner.take(_EQUALS_RE, pairs.equals)
+    scanner.take(_COLON_RE, pairs.colon)
+    pairs.finish()
+    scanner.take(_FILE_RE, lambda m: True)
+    if script:
+        scanner.take(_SHELL_LINE_RE, lambda m: True)
+
+
+def _select(draft: Draft, m: re.Match[str]) -> bool:
+    """PBS ``select=2:ncpus=32:ngpus=4:mem=64gb`` (chunks are nodes here)."""
+    draft.compute.nodes.append(Mention(int(m.group("n")), m.group(0)))
+    for part in m.group("rest").strip(":").split(":"):
+        key, _, value = part.partition("=")
+        key = squash(key)
+        if key in ("ncpus", "mpiprocs") and (n := _count(value)):
+            if key == "ncpus":
+                draft.compute.cores.append(Count(n, m.group(0), per_node=True))
+            else:
+                draft.mpi_implied = True
+        elif key in ("gpumodel", "gputype", "gpu") and not _count(value):
+            _model(draft, value, m.group(0))
+        elif key == "ngpus" and (n := _count(value)) is not None:
+            draft.compute.gpus.append(Count(n, m.group(0), per_node=True))
+        elif key == "mem" and (size := _size(value)) is not None:
+            draft.compute.memory_per_node.append(Mention(size, m.group(0)))
+    return True
+
+
+def _pbs_nodes(draft: Draft, m: re.Match[str]) -> bool:
+    draft.compute.nodes.append(Mention(int(m.group("n")), m.group(0)))
+    draft.compute.cores.append(Count(int(m.group("ppn")), m.group(0), per_node=True))
+    return True
+
+
+def _module_line(draft: Draft, m: re.Match[str]) -> bool:
+    """``module load gcc/12.2.0 lammps/2Aug2023``: every item names a package."""
+    draft.module_items.extend(item for item in m.group("items").split() if item.strip())
+    return True
+
+
+def _runtime_line(draft: Draft, m: re.Match[str]) -> bool:
+    draft.set_container(m.group("rt").lower(), [], m.group(0))
+    return False  # the rest of the line is blanked as a shell line
+
+
+def _launch(draft: Draft, m: re.Match[str]) -> bool:
+    """``mpirun -np 64``: MPI ranks in total (an MPI launcher implies MPI)."""
+    draft.mpi_implied = True
+    if m.group("n"):
+        draft.compute.cores.append(Count(int(m.group("n")), m.group(0), per_node=False, total=True))
+    return True
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.replace("\x00", " ").split())[:80]
+
+
+__all__ = ["extract_structured", "flatten_json"]

@@ -1,0 +1,1 @@
+"""Measuring the parser and the negotiator against hand-labelled data (see tests/data/)."""
