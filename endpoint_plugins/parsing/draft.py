@@ -311,8 +311,9 @@ class Draft:
 
         Per-node counts ("4 GPUs each") and totals ("8 GPUs in total") are kept as said. A
         count with no scope is per node when the request names no node count or one node (the
-        job is one node) and a total when it names more ("2 nodes; 8 GPUs"). "GPU" without a count is one per
-        node, unless GPUs are optional ("a CPU or GPU build"). "CPU only" is zero.
+        job is one node) and a total when it names more ("2 nodes; 8 GPUs"). "GPU" without a
+        count is one per node, unless GPUs are optional ("a CPU or GPU build"). "CPU only" is
+        zero.
         """
         c = self.compute
         if c.cpu_only is not None:
