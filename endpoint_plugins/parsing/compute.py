@@ -112,8 +112,8 @@ _NODES_KEY_RE = re.compile(
 )
 _TOTAL_BEFORE = (
     r"(?:(?P<pre>(?:a\s+)?total\s+of\s+|in\s+total\s+|total\s+|aggregate\s+)"
-    r"|(?P<prenode>(?:each|every|per|one)\s+(?:node|machine|host|server)\s*,?\s*(?:with|has|"
-    r"having|needs?|gets?|should\s+have|must\s+have|:)\s+(?:at\s+least\s+)?))?"
+    r"|(?P<prenode>(?:each|every|per|one)\s+(?:node|machine|host|server)\s*,?\s*(?:(?:with|has|"
+    r"having|needs?|gets?|should\s+have|must\s+have|:)\s+)?(?:at\s+least\s+|minimum\s+)?))?"
 )
 _GPUS_RE = re.compile(
     rf"{_TOTAL_BEFORE}(?P<n>{COUNT})\s*(?:-\s*)?(?:x\s*|\u00d7\s*)?"
@@ -304,10 +304,23 @@ def _pair(scanner: Scanner, draft: Draft, found: list[_Found]) -> list[Count]:
     return counts
 
 
+_ATTACHED_LATER_RE = re.compile(
+    r"\s*(?:,\s*)?(?:with|w/|having|of|\(|:|each\s+with)\s*(?:(?:at\s+least|minimum|min)\s+)?"
+    r"(?:\x00+\s*(?:,|and|&|\+|plus)?\s*(?:(?:at\s+least|minimum|min)\s+)?)+",
+    FLAGS,
+)
+"""Several amounts after one node phrase: "one node with minimum 2 TB of memory and 64 cores"."""
+
+
 def _attached(text: str, node_spans: list[tuple[int, int]], start: int) -> bool:
     """Whether a count follows a node count as the size of each node ("4 nodes x 32 cores")."""
     for _, end in node_spans:
-        if end <= start and _ATTACHED_RE.fullmatch(text[end:start].replace("\x00", " ")):
+        if end > start:
+            continue
+        between = text[end:start]
+        if _ATTACHED_RE.fullmatch(between.replace("\x00", " ")):
+            return True
+        if len(between) < 60 and _ATTACHED_LATER_RE.fullmatch(between):
             return True
     return False
 
@@ -335,6 +348,7 @@ def _record_model(draft: Draft, spelling: str, text: str, mention: bool = False)
     if model is None:
         return False
     draft.compute.gpu_models.append(Mention(model, text))
+    draft.compute.gpu_mentioned = True
     if mention:
         _record_vendor(draft, text)
     return True

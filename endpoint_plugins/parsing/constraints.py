@@ -26,7 +26,8 @@ OPERATOR_WORDS = _BEFORE
 
 _OPERATOR = rf"(?:{_SYMBOL}\s*|{_BEFORE}\s+(?:the\s+)?(?:{_PREFIX}\s*)?)"
 _RELEASES = r"(?:\s+(?:releases?|versions?|series|line)(?!\w))"
-_SUFFIX = rf"(?:\s*\+(?![\w+])|\s+{_AFTER}(?!\w)|{_RELEASES}(?:\s+{_AFTER}(?!\w))?)"
+_SUFFIX = rf"(?:\+(?![\w+])|\s+{_AFTER}(?!\w)|{_RELEASES}(?:\s+{_AFTER}(?!\w))?)"
+"""After a version: "3.10+" (attached: "2.1 + peft" is a list), "or newer", "releases"."""
 _RANGE = (
     rf"(?:between\s+{VERSION}\s+and\s+{VERSION}"
     rf"|from\s+{VERSION}\s+(?:to|through|until)\s+{VERSION}"
@@ -42,7 +43,8 @@ It may end a sentence ("3.10 or newer."): only a dot followed by more of a word 
 """
 
 SEPARATOR = (
-    rf"(?:\s*[@/:]\s*|\s*\(\s*|-(?=v?\d)"
+    rf"(?:\s*[@/:]\s*|\s*\(\s*(?:(?:we|i)\s+)?(?:need|needs|require|requires|want)?\s*"
+    rf"|-(?=v?\d)"
     rf"|\s*,\s*(?=(?:{_BEFORE}|{_PREFIX}|{_SYMBOL}))|\s*)"
 )
 """What may stand between a name and its version: ``gcc@12``, ``lammps/2Aug2023``, ``x-1.2``,
@@ -58,7 +60,7 @@ _CLAUSE_RE = re.compile(
     rf"(?P<prefix>{_PREFIX}\s*)?"
     rf"(?:(?P<symbol>{_SYMBOL})\s*|(?P<word>{_BEFORE})\s+(?:the\s+)?(?:{_PREFIX}\s*)?)?"
     rf"(?P<version>{VERSION})(?P<rel>{_RELEASES})?"
-    rf"(?:\s*(?P<plus>\+)(?![\w+])|\s+(?P<after>{_AFTER})(?!\w))?",
+    rf"(?:(?P<plus>\+)(?![\w+])|\s+(?P<after>{_AFTER})(?!\w))?",
     FLAGS,
 )
 _DATE_VERSION_RE = re.compile(r"\d{1,2}[a-z]{3}\d{4}", FLAGS)

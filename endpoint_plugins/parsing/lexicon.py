@@ -584,6 +584,8 @@ CPU_ONLY_WORDS: tuple[str, ...] = (
     "without a gpu",
     "without any gpus",
     "non gpu",
+    "gpu less",
+    "gpuless",
 )
 
 # -- quantities ------------------------------------------------------------------------------
@@ -825,14 +827,7 @@ DEADLINE_WITHIN_WORDS: tuple[str, ...] = (
     "needed in",
     "needed back in",
     "results in",
-    "finish in",
-    "finished in",
-    "finish within",
-    "be done in",
-    "done in",
     "ready in",
-    "complete in",
-    "completed in",
     "back in",
     "within the next",
     "within",
@@ -888,7 +883,8 @@ RESERVED_WORDS: frozenset[str] = frozenset(
     space hours hour minutes minute mins min seconds second days day weeks week walltime
     budget dollars dollar usd cost costs gb tb mb gib tib mib pb network interconnect fabric
     container containers image images runtime no not free priority deadline date time
-    month year per x
+    month year per x latency bandwidth throughput exactly newer older later earlier minimum
+    maximum low high fast slow threads thread capability speed fabric
     """.split()
 )
 """Words that are never the name of an unknown package, even with a number after them."""

@@ -26,6 +26,7 @@ _FEATURE_WORDS: dict[Feature, tuple[str, ...]] = {
         "gpu nodes",
         "gpu node",
         "gpu acceleration",
+        "gpu support",
     ),
     Feature.MPI: ("mpi", "message passing interface", "mpi library", "multi node mpi"),
     Feature.CONTAINER: (
@@ -44,6 +45,7 @@ _FEATURE_WORDS: dict[Feature, tuple[str, ...]] = {
         "low latency interconnect",
         "low latency fabric",
         "low latency",
+        "network fast",
         "fast network",
         "fast interconnect",
         "high speed network",
@@ -64,30 +66,38 @@ _NOT = (
     r"(?:don'?t|do\s+not|doesn'?t|does\s+not|won'?t|will\s+not|shouldn'?t|should\s+not|"
     r"didn'?t|can'?t|cannot|can\s+not|not|never)"
 )
+_MORE = rf"(?:\s*(?:,|or|nor|and|/)\s*(?:(?:a|an|any|the)\s+)?{_FEATURE})*"
+"""Further features under the same negation: "no MPI or a fast network"."""
 _NEGATED_RE = re.compile(
     rf"(?<![\w-])(?:"
-    rf"(?:no|without|w/o|zero|non)[\s-]+(?:need\s+(?:for|of)\s+)?{_ARTICLE}(?P<f1>{_FEATURE})"
-    rf"|{_NOT}\s+(?:really\s+|even\s+|actually\s+)?{_NEED}\s+{_ARTICLE}(?P<f2>{_FEATURE})"
-    rf"|(?P<f3>{_FEATURE})\s+(?:is|are|isn'?t|aren'?t)?\s*(?:not\s+)?"
+    rf"(?:no|without|w/o|zero|non)[\s-]+(?:need\s+(?:for|of)\s+)?{_ARTICLE}{_FEATURE}{_MORE}"
+    rf"|{_NOT}\s+(?:really\s+|even\s+|actually\s+)?{_NEED}\s+{_ARTICLE}{_FEATURE}{_MORE}"
+    rf"(?:\s+at\s+all)?"
+    rf"|{_FEATURE}{_MORE}\s+(?:is|are|isn'?t|aren'?t)?\s*(?:not\s+)?"
     rf"(?:not\s+needed|not\s+required|not\s+necessary|unnecessary|unneeded|not\s+wanted|"
-    rf"isn'?t\s+needed|aren'?t\s+needed|not\s+used|not\s+an\s+option)"
+    rf"isn'?t\s+needed|aren'?t\s+needed|not\s+used|not\s+an\s+option|not\s+allowed|"
+    rf"(?:are\s+|is\s+)?forbidden)"
+    rf"|{_FEATURE}[\s-]*(?:less|free)"
     rf")(?![\w-])",
     FLAGS,
 )
+_ONE_FEATURE_RE = re.compile(rf"(?<![\w-]){_FEATURE}(?![\w-])", FLAGS)
 
 
 def extract_exclusions(scanner: Scanner, draft: Draft) -> None:
     """Negated features become exclusions; their words are never read as demands."""
 
     def handle(m: re.Match[str]) -> bool:
-        said = m.group("f1") or m.group("f2") or m.group("f3")
-        words = " ".join(said.lower().replace("-", " ").split())
-        feature = _SPELLING.get(words)
-        if feature is None:
-            return False
-        draft.exclude(feature)
-        if feature is Feature.GPU and draft.compute.cpu_only is None:
-            draft.compute.cpu_only = Mention(True, m.group(0))
-        return True
+        found = False
+        for said in _ONE_FEATURE_RE.finditer(m.group(0)):
+            words = " ".join(said.group(0).lower().replace("-", " ").split())
+            feature = _SPELLING.get(words)
+            if feature is None:
+                continue
+            found = True
+            draft.exclude(feature)
+            if feature is Feature.GPU and draft.compute.cpu_only is None:
+                draft.compute.cpu_only = Mention(True, m.group(0))
+        return found
 
     scanner.take(_NEGATED_RE, handle)

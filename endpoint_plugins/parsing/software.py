@@ -36,6 +36,7 @@ from endpoint_plugins.parsing.scanner import (
     lookup,
     squash,
 )
+from endpoint_plugins.parsing.vocabulary import HARDWARE_RE, filler_words, near_catalogue_name
 from providers.wire.requirements import Comparator, VersionConstraint
 
 _WITH_SPEC = rf"(?:{SEPARATOR}(?P<spec>{SPEC})(?:\s*\))?)?"
@@ -100,10 +101,11 @@ _SPACK_SPEC_RE = re.compile(
 )
 """Spack specs: ``lammps+kokkos+cuda``, ``hdf5~mpi``, ``gromacs@2023+cuda``."""
 _WITH_VARIANT_RE = re.compile(
-    rf"{WORD_START}(?P<name>{_CATALOGUED}){WORD_END}{_WITH_SPEC}\s*,?\s+"
+    rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*[,(]?\s*"
     r"(?:(?:that\s+is\s+|which\s+is\s+)?(?:built|compiled|configured)\s+)?"
     rf"(?P<how>with|without|w/o|w/|minus|plus)\s+(?:the\s+)?(?:(?P<v>{_VARIANT_WORDS})"
-    r"(?:\s+(?:support|enabled|backend|acceleration|offload|package|variant))?)(?![\w.-]|\s+v?\d)",
+    r"(?:\s+(?:support|enabled|backend|acceleration|offload|package|variant))?)"
+    r"(?![\w-]|\.\w|\s+v?\d)",
     FLAGS,
 )
 """Variants after the name: "GROMACS 2023 with CUDA", "hdf5 built without MPI"."""
@@ -253,10 +255,13 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
 
     def unknown(m: re.Match[str]) -> bool:
         name = m.group("name")
-        if squash(name) in _NOT_NAMES or len(name) > 64:
-            return False
+        if squash(name) in _NOT_NAMES or len(name) > 64 or HARDWARE_RE.match(name):
+            return False  # "Ubuntu 22.04" is a requirement, but not a package: left unread
+        if name.lower() in filler_words():
+            return False  # "step 2.0", "capability 8.0": ordinary words, left unread
         constraints, explicit = parse_constraints(m.group("spec"))
-        if not constraints or not (explicit or looks_like_version(m.group("spec"))):
+        typo = near_catalogue_name(name) is not None  # "GROMCAS 2023" reads like a name
+        if not constraints or not (explicit or typo or looks_like_version(m.group("spec"))):
             return False
         draft.add_software(name.lower(), constraints, m.span())
         return True
@@ -342,11 +347,24 @@ def _read_module_items(draft: Draft) -> None:
 
 
 def _record(draft: Draft, m: re.Match[str], variants: list[str]) -> bool:
-    name = _canonical(m.group("name"))
+    found = m.group("name")
+    name = _canonical(found)
+    if name is None and _variant_owner(found):
+        name = found.lower()
     if name is None:
         return False
     draft.add_software(name, _constraints(m), m.span(), variants)
     return True
+
+
+def _variant_owner(found: str) -> bool:
+    """An uncatalogued word may own a variant when it reads as a package name: a near miss of
+    a catalogued one ("lammmps with kokkos") or name-shaped ("amg2023+cuda"), never prose
+    ("run with CUDA")."""
+    lower = found.lower()
+    if lower in filler_words() or squash(found) in _NOT_NAMES:
+        return False
+    return near_catalogue_name(found) is not None or bool(re.search(r"\d|[-.+]", found[1:]))
 
 
 def _canonical(found: str) -> str | None:

@@ -157,6 +157,8 @@ def _gpus(per_node: bool | None) -> Handler:
         if model:
             _model(draft, model, text)
         n = _count(count)
+        if word in _FALSY:
+            n = 0
         if n is None:
             return bool(model) and _model(draft, value, text)
         if n == 0:
@@ -565,6 +567,10 @@ class _Pairs:
             return True
         if key in _IGNORED_KEYS or key in ("image", "containerimage", "sif", "docker", "url"):
             return True
+        if key == "constraint" and _model(self.draft, value, text):
+            return True  # "--constraint=a100": a GPU model; other features stay unresolved
+        if key in ("job", "run", "experiment", "case", "title", "study") and " " not in value:
+            return True  # "job: climate-postproc" names the job
         is_text = key in _TEXT_KEYS or key in _SOFTWARE_KEYS
         if unknown == "prose" and not is_text:
             return False
@@ -697,14 +703,10 @@ def _unquote(value: str) -> str:
 
 
 def _with_unit(key: str) -> Handler | None:
-    """Keys that carry their unit: ``memory_gb``, ``scratch_tb``, ``walltime_hours``."""
+    """Keys that carry their unit: ``memory_gb``, ``ram_per_node_gb``."""
     for suffix in ("gb", "tb", "gib", "mb"):
-        if key.endswith(suffix) and key.removesuffix(suffix) in (
-            "mem",
-            "memory",
-            "ram",
-            "mempernode",
-        ):
+        stem = key.removesuffix(suffix)
+        if stem != key and stem in ("mem", "memory", "ram", "mempernode", "memorypernode"):
             return lambda d, v, t, u=suffix: _memory("node")(d, f"{v}{u}" if _count(v) else v, t)
     return None
 

@@ -37,9 +37,10 @@ _SEGMENT = (
     rf"(?:(?:\d{{1,6}}(?:\.\d{{1,3}})?|{NUMBER_WORD})\s*(?:-\s*)?{_LONG_UNIT}(?!\w)"
     rf"|\d{{1,6}}{_SHORT_UNIT}(?![a-z]){_NOT_SIZE})"
 )
+_HALF = r"(?:\s+and\s+(?:a\s+)?half(?!\w))?"
 DURATION = (
     rf"(?<![\w.,$:])(?:{alternation(lexicon.DURATION_PHRASES_S)}(?!\w)"
-    rf"|{_SEGMENT}(?:\s*(?:,\s*|and\s+)?{_SEGMENT}){{0,3}})"
+    rf"|{_SEGMENT}(?:\s*(?:,\s*|and\s+)?{_SEGMENT}){{0,3}}{_HALF})"
 )
 """A duration: "2 hours", "1.5 days", "an hour", "2h30m", "1 day and 4 hours", "half an hour"."""
 
@@ -48,6 +49,7 @@ _SEGMENT_RE = re.compile(
     rf"|(?P<snum>\d{{1,6}})(?P<short>{_SHORT_UNIT})",
     FLAGS,
 )
+_HALF_RE = re.compile(r"and\s+(?:a\s+)?half\s*$", FLAGS)
 _HMS = r"(?:\d{1,3}-)?\d{1,3}:[0-5]\d(?::[0-5]\d)?(?![\d:])"
 _HMS_RE = re.compile(r"(?:(?P<d>\d{1,3})-)?(?P<h>\d{1,3}):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?")
 
@@ -66,8 +68,14 @@ _RUN_FOR_RE = re.compile(
     FLAGS,
 )
 
-_REPEAT_RE = re.compile(r"(?<!\w)(?:every|each|per)\s*$", FLAGS)
-"""Before a duration, these make it an interval ("every 2 hours"), not a run time."""
+_WALLTIME_AFTER_RE = re.compile(
+    rf"(?P<dur>{DURATION})\s+(?:of\s+)?(?:{alternation(lexicon.WALLTIME_WORDS)})(?!\w)", FLAGS
+)
+"""A duration named as the walltime ("5 hours of wall time"): wins over a bare duration."""
+
+_REPEAT_RE = re.compile(r"(?<!\w)(?:every|each|per|got|spare|have\s+you)\s*$", FLAGS)
+"""Before a duration, these make it an interval ("every 2 hours") or small talk ("got 2
+minutes?"), not a run time."""
 
 # -- dates -----------------------------------------------------------------------------------
 
@@ -166,6 +174,7 @@ def extract_walltime(scanner: Scanner, draft: Draft) -> None:
         return True
 
     scanner.take(_WALLTIME_RE, handle)
+    scanner.take(_WALLTIME_AFTER_RE, handle)
     scanner.take(_RUN_FOR_RE, handle)
 
 
@@ -198,13 +207,17 @@ def duration_seconds(text: str) -> int | None:
         if squash(spelling) == phrase:
             return seconds
     total = 0.0
+    last_unit = 0
     for m in _SEGMENT_RE.finditer(text):
         if m.group("short"):
             total += int(m.group("snum")) * lexicon.SHORT_DURATION_UNITS_S[m.group("short")]
             continue
         num = m.group("num")
         value = float(num) if num[0].isdigit() else float(to_count(num) or 0)
-        total += value * lexicon.DURATION_UNITS_S.get(squash(m.group("unit")), 0)
+        last_unit = lexicon.DURATION_UNITS_S.get(squash(m.group("unit")), 0)
+        total += value * last_unit
+    if _HALF_RE.search(text):
+        total += last_unit / 2  # "2 days and a half"
     seconds = round(total)
     return seconds if seconds > 0 else None
 

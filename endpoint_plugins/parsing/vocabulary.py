@@ -40,6 +40,8 @@ _NAME_SHAPED_RE = re.compile(
     r"|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*"  # mixed case: miniAMR, PyTorch
     r"|[A-Z]{2,}[a-z]*\d*)$"  # acronyms: HPL, HPCG, IOR
 )
+_TOOL_BEFORE = frozenset(("with", "using", "via", "use", "uses", "run", "runs", "running"))
+_VERSION_AFTER_RE = re.compile(r"\s*(?:[<>=~!]=?\s*|v)?\d+\.\d")
 _NAME_BEFORE = frozenset(
     """
     install installed installing load loaded module modules package packages library libraries
@@ -52,11 +54,13 @@ _NAME_AFTER = frozenset(
     suite binary binaries plugin plugins bindings wrapper installation
     """.split()
 )
-_HARDWARE_RE = re.compile(
+HARDWARE_RE = re.compile(
     r"^(?:avx\w*|sse\w*|sve\w*|neon|amx\w*|x86\w*|aarch64|arm\w*|amd64|i386|ppc\w*|power\d+|"
     r"riscv\w*|fpgas?|tpus?|ipus?|npus?|nvlink|nvswitch|ecc|hbm\w*|rhel\d*|centos\d*|"
     r"ubuntu\w*|rocky\w*|alma\w*|debian\w*|sles\w*|suse|windows\w*|macos|linux|glibc\w*|"
-    r"licen[cs]es?|licen[cs]ed|kernel|bios|numa|hyperthreading|smt|sudo|root)$",
+    r"licen[cs]es?|licen[cs]ed|kernel|bios|numa|hyperthreading|smt|sudo|root|epyc|xeon|zen\d*|"
+    r"genoa|milan|rome|bergamo|sapphire|icelake|skylake|cascadelake|grace|neoverse|graviton\d*|"
+    r"a64fx|threadripper|ryzen|core-?i\d|cuda-?capable|sm_?\d+|compute-?capability)$",
     re.IGNORECASE,
 )
 """Words of requirements no field holds (architecture, OS, licence): unresolved, not names."""
@@ -111,8 +115,12 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
         after = ""
         if i + 1 < len(words) and _same_segment(scanner.text, (start, word), words[i + 1]):
             after = words[i + 1][1].lower()
-        kinds.append(_classify(word, before, after, _inside(start, draft.name_spans), filler))
+        versioned = bool(_VERSION_AFTER_RE.match(scanner.text, start + len(word)))
+        named = _inside(start, draft.name_spans)
+        kinds.append(_classify(word, before, after, named, versioned, filler))
     _names_in_lists(scanner.original, words, kinds, draft)
+    _lists_of_unread(scanner.original, words, kinds)
+    _feature_typos(words, kinds, draft)
     for (start, word), kind in zip(words, kinds, strict=True):
         if kind == "name":
             draft.add_software(word.lower()[:MAX_NAME_CHARS], [], (start, start + len(word)))
@@ -123,26 +131,104 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
     _unresolved_phrases(scanner, words, kinds, draft)
 
 
-def _classify(word: str, before: str, after: str, named: bool, filler: frozenset[str]) -> str:
-    """``prose``, ``name``, ``vendor``, ``hardware`` or ``unread`` for one leftover word."""
+def _classify(
+    word: str, before: str, after: str, named: bool, versioned: bool, filler: frozenset[str]
+) -> str:
+    """``prose``, ``name``, ``vendor``, ``hardware`` or ``unread`` for one leftover word.
+
+    ``versioned``: a version number follows the word ("capability 8.0", "Ubuntu 22.04"), which
+    makes even an ordinary word part of a requirement.
+    """
     lower = word.lower()
     if lower in _VENDORS:
         return "vendor"
-    if lower in filler or lower in lexicon.RESERVED_WORDS or _is_prose_compound(lower, filler):
-        return "prose"
+    prose = lower in filler or lower in lexicon.RESERVED_WORDS or _is_prose_compound(lower, filler)
+    if prose:
+        return "unread" if versioned and lower not in lexicon.RESERVED_WORDS else "prose"
     if squash(word) in lexicon.SOFTWARE_NEEDS_VERSION:
         return "prose"  # "a boost", "go ahead": these names count only with a version
-    if _HARDWARE_RE.match(word):
+    if HARDWARE_RE.match(word):
         return "hardware"
     if len(word) > MAX_NAME_CHARS or not re.search(r"[a-z]", lower):
         return "unread"
-    if named or _NAME_SHAPED_RE.match(word):
+    if len(lower) < 2:
+        return "prose"  # "w/", "x" in "4 x 2"
+    if _near_feature_word(lower):
+        return "unread"
+    if named or (before in _NAME_BEFORE or after in _NAME_AFTER) and word.islower():
         return "name"
-    if word.islower() and (before in _NAME_BEFORE or after in _NAME_AFTER):
-        return "name"
+    if before in _TOOL_BEFORE and word.islower() and (not after or after in filler):
+        return "name"  # "assemble it with hifiasm.", "using optuna for the search"
+    if _NAME_SHAPED_RE.match(word):
+        return "name" if "-" not in word or _is_name_compound(lower, filler) else "unread"
     if near_catalogue_name(word) is not None:
         return "name"
+    if _near_filler(lower, filler):
+        return "prose"  # "Neeed", "shoud": a misspelled ordinary word
     return "unread"
+
+
+def _near_filler(word: str, filler: frozenset[str]) -> bool:
+    """A misspelling of an ordinary word, one edit away and long enough to tell."""
+    if len(word) < 5 or not word.isalpha():
+        return False
+    close = difflib.get_close_matches(word, _long_filler(filler), n=1, cutoff=0.85)
+    return bool(close)
+
+
+@cache
+def _long_filler(filler: frozenset[str]) -> list[str]:
+    return sorted(w for w in filler if len(w) >= 4 and w.isalpha())
+
+
+def _is_name_compound(word: str, filler: frozenset[str]) -> bool:
+    """A hyphenated word is a package name when a part is a catalogued name, has a digit, or
+    is a short non-word ("keras-cv", "nccl-tests", "mamba-ssm", "bwa-mem2"); "climate-emulator"
+    is prose the parser does not know, and stays unread."""
+    parts = [p for p in word.split("-") if p]
+    return any(
+        any(ch.isdigit() for ch in p)
+        or squash(p) in _catalogue_spellings()
+        or (len(p) <= 4 and p not in filler and p not in lexicon.STOP_WORDS)
+        for p in parts
+    )
+
+
+@cache
+def _feature_words() -> tuple[str, ...]:
+    words = {
+        "latency",
+        "infiniband",
+        "interconnect",
+        "ethernet",
+        "omnipath",
+        "slingshot",
+        "container",
+        "containers",
+        "memory",
+        "walltime",
+        "network",
+        "storage",
+        "scratch",
+        "singularity",
+        "apptainer",
+        "parallel",
+        "filesystem",
+        "nodes",
+        "cores",
+        "gpus",
+    }
+    return tuple(sorted(words))
+
+
+def _near_feature_word(word: str) -> bool:
+    """A misspelled requirement word ("infinband", "low-latncy"): not a package name."""
+    parts = [p for p in re.split(r"[-/]", word) if len(p) >= 5]
+    return any(
+        difflib.get_close_matches(p, _feature_words(), n=1, cutoff=0.8)
+        and p not in _feature_words()
+        for p in parts
+    )
 
 
 def _is_prose_compound(word: str, filler: frozenset[str]) -> bool:
@@ -169,7 +255,7 @@ def _names_in_lists(
             (s, s + len(w)) for (s, w), k in zip(words, kinds, strict=True) if k == "name"
         ]
         for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
-            if kind != "unread" or not word.islower() and not word[:1].isupper():
+            if kind != "unread" or len(word) < 2 or not (word.islower() or word[:1].isupper()):
                 continue
             end = start + len(word)
             if any(_LIST_JOIN_RE.match(original[e:start]) for _, e in named if e <= start) or any(
@@ -178,6 +264,51 @@ def _names_in_lists(
                 kinds[i] = "name"
                 changed = True
                 break
+
+
+def _lists_of_unread(original: str, words: list[tuple[int, str]], kinds: list[str]) -> None:
+    """ "xformers and diffusers", "flax, optax": two or more unknown lower-case words listed
+    together are packages (a list of prose words would be in the filler list)."""
+    slots = [i for i, (_, w) in enumerate(words) if w.lower() not in _JOINERS]
+    i = 0
+    while i < len(slots):
+        j = i
+        while j + 1 < len(slots) and all(kinds[slots[k]] == "unread" for k in (j, j + 1)):
+            left, right = words[slots[j]], words[slots[j + 1]]
+            if not _LIST_JOIN_RE.match(original[left[0] + len(left[1]) : right[0]]):
+                break
+            j += 1
+        run = [slots[k] for k in range(i, j + 1)]
+        if len(run) > 1 and all(words[k][1].islower() and len(words[k][1]) > 2 for k in run):
+            for k in run:
+                kinds[k] = "name"
+        i = j + 1
+
+
+_JOINERS = frozenset(("and", "or", "plus"))
+_TYPO_FEATURES = {"latency": "low_latency", "infiniband": "infiniband", "omnipath": "omnipath"}
+
+
+def _feature_typos(words: list[tuple[int, str]], kinds: list[str], draft: Draft) -> None:
+    """ "low latancy", "infinband": a misspelled network word still asks for the network."""
+    from providers.wire.requirements import Fabric
+
+    for i, (_, word) in enumerate(words):
+        if kinds[i] != "unread":
+            continue
+        close = [
+            found
+            for part in word.lower().split("-")
+            for found in difflib.get_close_matches(part, list(_TYPO_FEATURES), n=1, cutoff=0.8)
+        ]
+        if not close:
+            continue
+        what = _TYPO_FEATURES[close[0]]
+        if what == "low_latency":
+            draft.low_latency = True
+        else:
+            draft.set_fabric(Fabric(what), word)
+        kinds[i] = "typo"
 
 
 def _unresolved_phrases(
