@@ -41,6 +41,7 @@ _NAME_SHAPED_RE = re.compile(
     r"|[A-Z]{2,}[a-z]*\d*)$"  # acronyms: HPL, HPCG, IOR
 )
 _TOOL_BEFORE = frozenset(("with", "using", "via", "use", "uses", "run", "runs", "running"))
+_NUMBER_AFTER_RE = re.compile(r"\s*(?:[<>=~!]=?\s*|v)?\d[\w.]*(?<!\.)")
 _VERSION_AFTER_RE = re.compile(r"\s*(?:[<>=~!]=?\s*|v)?\d+\.\d")
 _NAME_BEFORE = frozenset(
     """
@@ -355,6 +356,9 @@ def _flush(run: list[tuple[int, str]], original: str, draft: Draft) -> None:
     if not run:
         return
     start, end = run[0][0], run[-1][0] + len(run[-1][1])
+    number = _NUMBER_AFTER_RE.match(original, end)
+    if number:
+        end = number.end()  # "capability 8.0", "Ubuntu 22.04": quote the number too
     phrase = " ".join(original[start:end].split())
     if phrase and _has_content(phrase):
         draft.unresolved.append(phrase[:80])
