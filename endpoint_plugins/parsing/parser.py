@@ -153,7 +153,7 @@ def _build(
             "excluded": tuple(draft.excluded),
         }
         unresolved = _limit(draft.unresolved)
-        blanked = [u for u in draft.unresolved if not any(u in f for f in fragments)]
+        blanked = [u for u in draft.unresolved if not any(u in f or f in u for f in fragments)]
         unparsed = _limit([*notes, *draft.notes, *blanked, *fragments])
         return Requirements(**parts, unresolved=unresolved, unparsed=unparsed, source_text=source)
     except Exception:

@@ -280,13 +280,22 @@ def _lists_of_unread(original: str, words: list[tuple[int, str]], kinds: list[st
                 break
             j += 1
         run = [slots[k] for k in range(i, j + 1)]
-        if len(run) > 1 and all(words[k][1].islower() and len(words[k][1]) > 2 for k in run):
+        if len(run) > 1 and all(_could_be_name(words[k][1]) for k in run):
             for k in run:
                 kinds[k] = "name"
         i = j + 1
 
 
 _JOINERS = frozenset(("and", "or", "plus"))
+_ENGLISH_ENDINGS = ("ly", "tion", "sion", "ness", "ment", "ing", "ed", "ies", "ous", "ful")
+
+
+def _could_be_name(word: str) -> bool:
+    """Lower case, long enough, and not shaped by English morphology ("quickly", "widgets"
+    can be; "processing", "quickly" cannot)."""
+    return word.islower() and len(word) > 2 and not word.endswith(_ENGLISH_ENDINGS)
+
+
 _TYPO_FEATURES = {"latency": "low_latency", "infiniband": "infiniband", "omnipath": "omnipath"}
 
 

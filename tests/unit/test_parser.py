@@ -158,7 +158,7 @@ def test_software(text: str, expected: dict[str, Any]) -> None:
         ("foo version 2", software(sw("foo", ("==", "2")))),
         ("mytool 2.0 or newer", software(sw("mytool", (">=", "2.0")))),
         # a bare integer is too vague to invent a package, but the name is never dropped
-        ("foo 2", {"unresolved": ["foo"], "unparsed": ["foo 2"]}),
+        ("foo 2", {"unresolved": ["foo 2"], "unparsed": ["foo 2"]}),
         # stop words are never package names, but a stray version still blocks READY
         ("need 1.5", {"unresolved": ["need 1.5"], "unparsed": ["1.5"]}),
         ("go ahead and run it", {}),  # "go" is the toolchain only with a version
