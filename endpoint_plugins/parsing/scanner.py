@@ -72,19 +72,79 @@ def spelling_pattern(spelling: str) -> str:
     return r"[\s_-]*".join(parts)
 
 
+_SEP = ""
+"""The trie token for "any run of separators" (no character spells it)."""
+_END = "\x00end"
+
+
 def alternation(spellings: Iterable[str]) -> str:
-    """A non-capturing alternation of spellings, longest first so the longest spelling wins."""
-    unique = sorted(set(spellings), key=lambda s: (-len(s), s))
-    return "(?:" + "|".join(spelling_pattern(s) for s in unique) + ")"
+    """A non-capturing alternation of spellings in which the longest spelling wins.
+
+    The spellings are merged into a trie ("cuda", "cuda toolkit", "cudnn" share ``cud``), so
+    the regex engine tests each character once instead of once per spelling: the catalogue
+    holds hundreds of names and the parser runs these patterns over every request.
+    """
+    trie: dict[str, dict] = {}
+    for spelling in set(spellings):
+        node = trie
+        for token in _tokens(spelling):
+            node = node.setdefault(token, {})
+        node[_END] = {}
+    return "(?:" + _emit(trie) + ")"
+
+
+def _depth(node: dict[str, dict]) -> int:
+    """Tokens in the longest spelling below ``node``."""
+    return max((1 + _depth(c) for t, c in node.items() if t != _END), default=0)
+
+
+def _tokens(spelling: str) -> list[str]:
+    parts = [p for p in _SEPARATOR_RE.split(spelling.strip()) if p]
+    tokens: list[str] = []
+    for i, part in enumerate(parts):
+        if i:
+            tokens.append(_SEP)
+        tokens.extend(part)
+    return tokens
+
+
+def _emit(node: dict[str, dict]) -> str:
+    """The regex for a trie node; a greedy ``?`` after a word's end tries longer words first.
+
+    Branches are ordered by the longest spelling below them, because a separator branch can
+    match nothing: "py-torch" must not win over "pytorch lightning" at ``py``.
+    """
+    children = sorted(
+        ((t, c) for t, c in node.items() if t != _END), key=lambda tc: (-_depth(tc[1]), tc[0])
+    )
+    parts = [
+        (r"[\s_-]*" if token == _SEP else re.escape(token)) + _emit(child)
+        for token, child in children
+    ]
+    if not parts:
+        return ""
+    body = parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+    return f"(?:{body})?" if _END in node else body
 
 
 def lookup(table: dict[str, tuple[str, ...]], found: str) -> str | None:
     """The canonical key whose spelling matches ``found`` (separators and case ignored)."""
-    wanted = squash(found)
-    for key, spellings in table.items():
-        if wanted == squash(key) or any(wanted == squash(s) for s in spellings):
-            return key
-    return None
+    return _index(id(table), table).get(squash(found))
+
+
+_INDEXES: dict[int, dict[str, str]] = {}
+
+
+def _index(key: int, table: dict[str, tuple[str, ...]]) -> dict[str, str]:
+    """Squashed spelling -> canonical key, built once per table (tables are module data)."""
+    index = _INDEXES.get(key)
+    if index is None:
+        index = {}
+        for canonical, spellings in table.items():
+            for spelling in (canonical, *spellings):
+                index.setdefault(squash(spelling), canonical)
+        _INDEXES[key] = index
+    return index
 
 
 def squash(text: str) -> str:

@@ -18,10 +18,12 @@ else either becomes a checked requirement or blocks READY.
 
 from __future__ import annotations
 
-import difflib
 import re
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
+
+from rapidfuzz import fuzz, process
 
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.draft import Draft, Mention
@@ -91,15 +93,24 @@ def _catalogue_spellings() -> dict[str, str]:
     return spellings
 
 
+def closest(word: str, choices: Sequence[str], cutoff: float) -> str | None:
+    """The choice most like ``word`` with a similarity of at least ``cutoff`` (0-1), or None.
+
+    Similarity is the normalised Indel ratio (as :class:`difflib.SequenceMatcher` gives it,
+    computed by rapidfuzz in C++: the parser asks this for every unknown word).
+    """
+    found = process.extractOne(word, choices, scorer=fuzz.ratio, score_cutoff=cutoff * 100)
+    return found[0] if found else None
+
+
 def near_catalogue_name(word: str) -> str | None:
     """The catalogued name ``word`` looks like a misspelling of (``pytroch`` -> pytorch)."""
     key = squash(word)
     if len(key) < 4:
         return None
-    close = difflib.get_close_matches(
-        key, list(_catalogue_spellings()), n=1, cutoff=NEAR_MISS_CUTOFF
-    )
-    return _catalogue_spellings()[close[0]] if close else None
+    spellings = _catalogue_spellings()
+    found = closest(key, tuple(spellings), NEAR_MISS_CUTOFF)
+    return spellings[found] if found else None
 
 
 def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
@@ -173,13 +184,12 @@ def _near_filler(word: str, filler: frozenset[str]) -> bool:
     """A misspelling of an ordinary word, one edit away and long enough to tell."""
     if len(word) < 5 or not word.isalpha():
         return False
-    close = difflib.get_close_matches(word, _long_filler(filler), n=1, cutoff=0.85)
-    return bool(close)
+    return closest(word, _long_filler(filler), 0.85) is not None
 
 
 @cache
-def _long_filler(filler: frozenset[str]) -> list[str]:
-    return sorted(w for w in filler if len(w) >= 4 and w.isalpha())
+def _long_filler(filler: frozenset[str]) -> tuple[str, ...]:
+    return tuple(sorted(w for w in filler if len(w) >= 4 and w.isalpha()))
 
 
 def _is_name_compound(word: str, filler: frozenset[str]) -> bool:
@@ -225,11 +235,7 @@ def _feature_words() -> tuple[str, ...]:
 def _near_feature_word(word: str) -> bool:
     """A misspelled requirement word ("infinband", "low-latncy"): not a package name."""
     parts = [p for p in re.split(r"[-/]", word) if len(p) >= 5]
-    return any(
-        difflib.get_close_matches(p, _feature_words(), n=1, cutoff=0.8)
-        and p not in _feature_words()
-        for p in parts
-    )
+    return any(closest(p, _feature_words(), 0.8) and p not in _feature_words() for p in parts)
 
 
 def _is_prose_compound(word: str, filler: frozenset[str]) -> bool:
@@ -309,7 +315,7 @@ def _feature_typos(words: list[tuple[int, str]], kinds: list[str], draft: Draft)
         close = [
             found
             for part in word.lower().split("-")
-            for found in difflib.get_close_matches(part, list(_TYPO_FEATURES), n=1, cutoff=0.8)
+            if (found := closest(part, tuple(_TYPO_FEATURES), 0.8)) is not None
         ]
         if not close:
             continue
