@@ -116,7 +116,7 @@ def near_catalogue_name(word: str) -> str | None:
 def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
     """Sort the leftover words into package names, unresolved phrases and prose."""
     filler = filler_words()
-    words = _leftover_words(scanner.text)
+    words = leftover_words(scanner.text)
     kinds: list[str] = []
     for i, (start, word) in enumerate(words):
         before = (
@@ -132,15 +132,46 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
         kinds.append(_classify(word, before, after, named, versioned, filler))
     _names_in_lists(scanner.original, words, kinds, draft)
     _lists_of_unread(scanner.original, words, kinds)
-    _feature_typos(words, kinds, draft)
+    _feature_typos(scanner, words, kinds, draft)
     for (start, word), kind in zip(words, kinds, strict=True):
         if kind == "name":
             draft.add_software(word.lower()[:MAX_NAME_CHARS], [], (start, start + len(word)))
             scanner.blank(start, start + len(word))
-        elif kind == "vendor" and _gpus_named(draft):
+    gpus = _gpus_named(draft)
+    for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
+        if kind == "vendor" and gpus:  # "as long as they're NVIDIA"
             draft.compute.gpu_vendor.append(Mention(_VENDORS[word.lower()], word))
             scanner.blank(start, start + len(word))
+            kinds[i] = "applied"
+        elif kind == "vendor":  # a vendor with no GPU in the request: not read, so quoted
+            kinds[i] = "unread"
     _unresolved_phrases(scanner, words, kinds, draft)
+
+
+def is_prose(word: str, filler: frozenset[str] | None = None) -> bool:
+    """Whether a leftover word is ordinary prose that may be ignored.
+
+    This is the only way a word is dropped: it is in ``filler_words.txt``, the stop words or the
+    reserved words; or a compound of such words ("fine-tuning"); or a single letter; or an
+    ambiguous name that counts only with a version ("a boost"); or a misspelling one edit away
+    from a filler word ("shoud"). Everything else becomes a package name or an unresolved
+    phrase.
+    """
+    filler = filler if filler is not None else filler_words()
+    lower = word.lower()
+    return (
+        lower in filler
+        or lower in lexicon.RESERVED_WORDS
+        or len(lower) < 2
+        or _is_prose_compound(lower, filler)
+        or squash(word) in lexicon.SOFTWARE_NEEDS_VERSION
+        or (
+            not _NAME_SHAPED_RE.match(word)
+            and near_catalogue_name(word) is None
+            and not _near_feature_word(lower)
+            and _near_filler(lower, filler)
+        )
+    )
 
 
 def _classify(
@@ -154,17 +185,14 @@ def _classify(
     lower = word.lower()
     if lower in _VENDORS:
         return "vendor"
-    prose = lower in filler or lower in lexicon.RESERVED_WORDS or _is_prose_compound(lower, filler)
-    if prose:
+    if lower in filler or lower in lexicon.RESERVED_WORDS or _is_prose_compound(lower, filler):
         return "unread" if versioned and lower not in lexicon.RESERVED_WORDS else "prose"
-    if squash(word) in lexicon.SOFTWARE_NEEDS_VERSION:
+    if squash(word) in lexicon.SOFTWARE_NEEDS_VERSION or len(lower) < 2:
         return "prose"  # "a boost", "go ahead": these names count only with a version
     if HARDWARE_RE.match(word):
         return "hardware"
     if len(word) > MAX_NAME_CHARS or not re.search(r"[a-z]", lower):
         return "unread"
-    if len(lower) < 2:
-        return "prose"  # "w/", "x" in "4 x 2"
     if _near_feature_word(lower):
         return "unread"
     if named or (before in _NAME_BEFORE or after in _NAME_AFTER) and word.islower():
@@ -305,7 +333,9 @@ def _could_be_name(word: str) -> bool:
 _TYPO_FEATURES = {"latency": "low_latency", "infiniband": "infiniband", "omnipath": "omnipath"}
 
 
-def _feature_typos(words: list[tuple[int, str]], kinds: list[str], draft: Draft) -> None:
+def _feature_typos(
+    scanner: Scanner, words: list[tuple[int, str]], kinds: list[str], draft: Draft
+) -> None:
     """ "low latancy", "infinband": a misspelled network word still asks for the network."""
     from providers.wire.requirements import Fabric
 
@@ -315,7 +345,8 @@ def _feature_typos(words: list[tuple[int, str]], kinds: list[str], draft: Draft)
         close = [
             found
             for part in word.lower().split("-")
-            if (found := closest(part, tuple(_TYPO_FEATURES), 0.8)) is not None
+            if part not in _TYPO_FEATURES
+            and (found := closest(part, tuple(_TYPO_FEATURES), 0.8)) is not None
         ]
         if not close:
             continue
@@ -325,6 +356,7 @@ def _feature_typos(words: list[tuple[int, str]], kinds: list[str], draft: Draft)
         else:
             draft.set_fabric(Fabric(what), word)
         kinds[i] = "typo"
+        scanner.blank(words[i][0], words[i][0] + len(word))
 
 
 def _unresolved_phrases(
@@ -343,7 +375,7 @@ def _unresolved_phrases(
     _flush(run, scanner.original, draft)
 
 
-def _leftover_words(text: str) -> list[tuple[int, str]]:
+def leftover_words(text: str) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
     for m in _WORD_RE.finditer(text):
         word = m.group(0).rstrip(".-/")
