@@ -13,6 +13,7 @@ invalid JSON or a schema violation make it return the deterministic
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -28,23 +29,25 @@ from endpoint_plugins.agent.prompts import PARSE_SYSTEM
 from endpoint_plugins.agent.schema import model_schema
 from endpoint_plugins.negotiation.base import NegotiationContext, Negotiator
 from endpoint_plugins.negotiation.rules import RulesNegotiator
-from endpoint_plugins.parsing import parse_requirements, split_command
+from endpoint_plugins.parsing import lexicon, parse_requirements, split_command
+from endpoint_plugins.parsing.scanner import lookup
 from providers.errors import validation_message
 from providers.session import ToolSession
 from providers.wire.proposal import ModelUsage, Proposal
-from providers.wire.requirements import Requirements
+from providers.wire.requirements import Requirements, SoftwareRequirement
 
 BackendFactory = Callable[[LLMConfig], ChatBackend]
 ParseMode = Literal["tool", "json"]
 
 SUBMIT_REQUIREMENTS = "submit_requirements"
 """The function the model is forced to call in ``tool`` mode."""
-_NOT_FOR_THE_MODEL = ("schema_version", "source_text", "unparsed")
+_NOT_FOR_THE_MODEL = ("schema_version", "source_text", "unparsed", "requested_at")
 
 
 def requirements_schema() -> dict[str, Any]:
     """The :class:`Requirements` schema the model fills: self-contained, without the fields
-    the parser itself sets (``schema_version``, ``source_text``, ``unparsed``)."""
+    the parser itself sets (``schema_version``, ``source_text``, ``unparsed``,
+    ``requested_at``). ``unresolved`` stays: the model says there what it cannot express."""
     schema = model_schema(Requirements)
     props = {k: v for k, v in schema.get("properties", {}).items() if k not in _NOT_FOR_THE_MODEL}
     return {**schema, "properties": props}
@@ -157,7 +160,7 @@ def read_with_llm(
             else:
                 elapsed = time.perf_counter() - start
                 return (
-                    parsed,
+                    hold_to_the_fail_safe_rule(parsed, parse_requirements(text, now=now)),
                     f"parsed by {config.backend} model {config.model!r} "
                     f"({turn.usage.prompt_tokens} prompt + {turn.usage.completion_tokens} "
                     f"completion tokens, {elapsed:.2f} s)",
@@ -168,6 +171,48 @@ def read_with_llm(
         f"the model could not parse the request ({problem}); deterministic parser used",
         _usage(config, turn, time.perf_counter() - start),
     )
+
+
+def hold_to_the_fail_safe_rule(model: Requirements, rules: Requirements) -> Requirements:
+    """The model's reading, with nothing the deterministic parser found left out.
+
+    The same rule binds both parsers: nothing requirement-like may be silently unread. So a
+    phrase the deterministic parser could not read stays unresolved unless the model's answer
+    accounts for it (one of its words appears in the model's requirements, or in the model's
+    own ``unresolved``), and a package the deterministic parser read is kept even when the
+    model dropped it. A model can add requirements and resolve phrases; it cannot make one
+    disappear.
+    """
+    said = model.model_dump_json(exclude={"source_text", "unparsed", "requested_at"}).lower()
+    named = {s.name.lower() for s in model.software} | {
+        o.name.lower() for c in model.alternatives for o in c.any_of
+    }
+    dropped = [s for s in rules.software if s.name.lower() not in named]
+    # A catalogued or versioned package was read for certain: keep it. A bare unknown name
+    # was the parser's guess: it stays a phrase to account for, like any unread one.
+    missing = [s for s in dropped if _certain(s)]
+    phrases = [*rules.unresolved, *(s.name for s in dropped if not _certain(s))]
+    kept = [p for p in phrases if not any(w in said for w in _words(p))]
+    update: dict[str, Any] = {
+        "unresolved": tuple(dict.fromkeys([*model.unresolved, *kept])),
+        "unparsed": rules.unparsed,
+        "requested_at": rules.requested_at,
+    }
+    if missing:
+        update["software"] = (*model.software, *missing)
+    return Requirements.model_validate({**model.model_dump(), **update})
+
+
+def _certain(software: SoftwareRequirement) -> bool:
+    """Read for certain: a catalogued name, or one written with a version or a variant."""
+    return bool(
+        software.constraints or software.variants or lookup(lexicon.SOFTWARE, software.name)
+    )
+
+
+def _words(phrase: str) -> list[str]:
+    """The words of a phrase that could name something (three letters or more)."""
+    return [w for w in re.findall(r"[a-z][\w.+-]{2,}", phrase.lower())]
 
 
 def _usage(config: LLMConfig, turn: ModelTurn | None, elapsed_s: float) -> ModelUsage:
@@ -188,7 +233,8 @@ class HybridNegotiator(Negotiator):
     Wins when a request is prose the deterministic parser only partly understands: the model
     reads it once, the verdict stays rule-based and reproducible from the evidence. Loses a
     model call (seconds) per request it re-reads; so by default it re-reads only requests that
-    left fragments in ``unparsed`` and judges the rest exactly as ``rules`` does.
+    left phrases in ``unresolved`` and judges the rest exactly as ``rules`` does. The model's
+    reading is held to the fail-safe rule (:func:`hold_to_the_fail_safe_rule`).
 
     Args:
         config: the model endpoint.
@@ -227,7 +273,7 @@ class HybridNegotiator(Negotiator):
         note = ""
         usage: ModelUsage | None = None
         text = requirements.source_text
-        if text.strip() and (self.always or requirements.unparsed):
+        if text.strip() and (self.always or requirements.unresolved):
             requirements, note, usage = read_with_llm(
                 text, self.config, mode=self.mode, backend_factory=self._factory
             )

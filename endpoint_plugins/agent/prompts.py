@@ -43,7 +43,9 @@ You turn a request for computing resources, written in plain words, into a JSON 
 matches the given schema exactly. Include only what the request says: leave out every field
 it does not mention. Software names are lower case (e.g. "lammps"); versions are kept as
 written ("2Aug2023", "3.11"). Counts are per node unless the request says "in total".
-Walltime is in seconds; memory in GB per node; budget in US dollars."""
+Walltime is in seconds; memory in GB per node; budget in US dollars. Put any requirement the
+schema cannot hold (a CPU architecture, a licence, an operating system) in "unresolved", word
+for word: a requirement may never be left out."""
 
 SELECT_SYSTEM = """\
 You choose the computing site where a job should run. You get the job's requirements and each
@@ -77,9 +79,9 @@ def negotiation_request(
         "The same requirements as structured data:",
         json.dumps(structured, sort_keys=True),
     ]
-    if requirements.unparsed:
+    if requirements.unresolved:
         parts.append(
-            "Parts of the request that were not understood (weigh them if you can): "
-            + "; ".join(requirements.unparsed)
+            "Phrases of the request no parser could read are listed as 'unread' requirements: "
+            "mark one satisfied only if a tool result shows it, else unknown."
         )
     return "\n".join(p for p in parts if p)

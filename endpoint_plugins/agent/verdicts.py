@@ -23,7 +23,8 @@ from endpoint_plugins.negotiation.checks import (
     software_label,
     storage_label,
 )
-from endpoint_plugins.negotiation.rules import budget_label
+from endpoint_plugins.negotiation.rules import UNRESOLVED_PREFIX, budget_label
+from endpoint_plugins.negotiation.software import alternatives_label
 from providers.facts import Partition
 from providers.session import ToolSession
 from providers.wire.common import Category
@@ -46,10 +47,15 @@ def requirement_items(requirements: Requirements) -> list[RequirementItem]:
 
     Compute is always present (READY versus BUSY is a statement about capacity) and draws on
     workload and hardware evidence; budget draws on workload evidence (partitions and prices).
+    Unresolved phrases come last, one item each, as the rules negotiator quotes them.
     """
     items = [
         RequirementItem(software_label(s), (Category.SOFTWARE,)) for s in requirements.software
     ]
+    items.extend(
+        RequirementItem(alternatives_label(c), (Category.SOFTWARE,))
+        for c in requirements.alternatives
+    )
     items.append(
         RequirementItem(compute_label(requirements.compute), (Category.WORKLOAD, Category.HARDWARE))
     )
@@ -66,6 +72,12 @@ def requirement_items(requirements: Requirements) -> list[RequirementItem]:
         items.append(RequirementItem(mpi_label(requirements.mpi), (Category.PARALLEL,)))
     if requirements.budget_usd is not None:
         items.append(RequirementItem(budget_label(requirements.budget_usd), (Category.WORKLOAD,)))
+    # A phrase the parser could not read is judged too: the agent may confirm it from the
+    # evidence (CPU flags for "AVX-512"), and without that the verdict cannot be READY.
+    items.extend(
+        RequirementItem(f"{UNRESOLVED_PREFIX}{phrase!r}", (Category.HARDWARE, Category.SOFTWARE))
+        for phrase in requirements.unresolved
+    )
     return items
 
 

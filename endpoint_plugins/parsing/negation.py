@@ -77,11 +77,11 @@ _NEGATED_RE = re.compile(
     rf"(?:not\s+needed|not\s+required|not\s+necessary|unnecessary|unneeded|not\s+wanted|"
     rf"isn'?t\s+needed|aren'?t\s+needed|not\s+used|not\s+an\s+option|not\s+allowed|"
     rf"(?:are\s+|is\s+)?forbidden)"
-    rf"|{_FEATURE}[\s-]*(?:less|free)"
+    rf"|{_FEATURE}-?(?:less|free)"
     rf")(?![\w-])",
     FLAGS,
 )
-_ONE_FEATURE_RE = re.compile(rf"(?<![\w-]){_FEATURE}(?![\w-])", FLAGS)
+_ONE_FEATURE_RE = re.compile(rf"(?<![\w-]){_FEATURE}(?!\w)", FLAGS)
 
 
 def extract_exclusions(scanner: Scanner, draft: Draft) -> None:

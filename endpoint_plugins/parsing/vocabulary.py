@@ -79,7 +79,8 @@ def filler_words() -> frozenset[str]:
     )
     words = {line.strip().lower() for line in text.splitlines()}
     words = {w for w in words if w and not w.startswith("#")}
-    return frozenset(words | lexicon.STOP_WORDS | lexicon.DOMAIN_ACRONYMS)
+    numbers = {w for spelling in lexicon.NUMBER_WORDS for w in spelling.split()}
+    return frozenset(words | lexicon.STOP_WORDS | lexicon.DOMAIN_ACRONYMS | numbers)
 
 
 @cache

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -68,11 +69,18 @@ STATE = {
         {
             "name": "spack",
             "kind": "software",
-            "facts": {"manager": "spack", "packages": [{"name": "lammps", "version": "2Aug2023"}]},
+            "facts": {
+                "manager": "spack",
+                "packages": [
+                    {"name": "lammps", "version": "2Aug2023"},
+                    {"name": "flubbery", "version": "1.0"},
+                ],
+            },
         },
     ],
 }
 REQUEST = "lammps >= 2023 on 2 nodes"
+NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -395,18 +403,40 @@ def test_parse_with_llm_by_json_schema_output(llm, backend):
 )
 def test_parse_with_llm_falls_back_to_the_deterministic_parser(llm, backend, step, why):
     llm.play(step)
-    parsed, note = parse_with_llm(REQUEST, make_config(llm, backend))
-    assert parsed == parse_requirements(REQUEST)
+    parsed, note = parse_with_llm(REQUEST, make_config(llm, backend), now=NOW)
+    assert parsed == parse_requirements(REQUEST, now=NOW)
     assert why in note and "deterministic parser used" in note
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_model_cannot_make_an_unread_phrase_disappear(llm, backend):
+    """The hybrid parser is held to the fail-safe rule: the model ignored "flubbery", so the
+    phrase stays unresolved and the site cannot be READY on it."""
+    text = "lammps >= 2023 on 2 nodes, and please something flubbery"
+    first = parse_requirements(text)
+    assert first.unresolved == ("flubbery",)
+    answer = {"compute": {"nodes": 2}}  # the model also dropped LAMMPS
+    llm.play(calls(("submit_requirements", answer)))
+    parsed, _ = parse_with_llm(text, make_config(llm, backend))
+    assert parsed.unresolved == ("flubbery",)
+    assert [s.name for s in parsed.software] == ["lammps"]  # kept from the rules' reading
+    llm.play(calls(("submit_requirements", answer)))
+    session, context = site()
+    proposal = HybridNegotiator(make_config(llm, backend)).evaluate(first, session, context)
+    assert proposal.verdict is Verdict.UNKNOWN
+    assert any("flubbery" in c.requirement for c in proposal.checks)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_hybrid_negotiator_rereads_partly_understood_text_and_judges_by_rules(llm, backend):
     text = "lammps >= 2023 on 2 nodes, and please something flubbery"
     first = parse_requirements(text)
-    assert first.unparsed  # the deterministic parser left a fragment
-    answer = {
-        "software": [{"name": "lammps", "constraints": [{"op": ">=", "version": "2023"}]}],
+    assert first.unresolved  # the deterministic parser left a phrase it could not read
+    answer = {  # the model read "flubbery" as a package the site has under that name
+        "software": [
+            {"name": "lammps", "constraints": [{"op": ">=", "version": "2023"}]},
+            {"name": "flubbery"},
+        ],
         "compute": {"nodes": 2},
     }
     llm.play(calls(("submit_requirements", answer)))
