@@ -505,7 +505,10 @@ class _Pairs:
         value = m.groupdict().get("value")
         if value is None:
             return True  # a bare switch (--exclusive): nothing about where a job can run
-        return self._apply(m, m.group("key"), value, unknown="unresolved")
+        key = m.group("key")
+        if key.lower() == "gpus":
+            key = "total-gpus"  # Slurm's --gpus counts the whole job; --gres=gpu:N is per node
+        return self._apply(m, key, value, unknown="unresolved")
 
     def short_flag(self, m: re.Match[str]) -> bool:
         letter, value = m.group("key"), _unquote(m.group("value"))

@@ -27,7 +27,7 @@ from rapidfuzz import fuzz, process
 
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.draft import Draft, Mention
-from endpoint_plugins.parsing.scanner import Scanner, squash
+from endpoint_plugins.parsing.scanner import Scanner, lookup, squash
 from providers.wire.requirements import GpuVendor
 
 MAX_NAME_CHARS = 64
@@ -136,7 +136,8 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
     _feature_typos(scanner, words, kinds, draft)
     for (start, word), kind in zip(words, kinds, strict=True):
         if kind == "name":
-            draft.add_software(word.lower()[:MAX_NAME_CHARS], [], (start, start + len(word)))
+            name = lookup(lexicon.SOFTWARE, word) or word.lower()[:MAX_NAME_CHARS]
+            draft.add_software(name, [], (start, start + len(word)))
             scanner.blank(start, start + len(word))
     gpus = _gpus_named(draft)
     for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
@@ -188,8 +189,10 @@ def _classify(
         return "vendor"
     if lower in filler or lower in lexicon.RESERVED_WORDS or _is_prose_compound(lower, filler):
         return "unread" if versioned and lower not in lexicon.RESERVED_WORDS else "prose"
-    if squash(word) in lexicon.SOFTWARE_NEEDS_VERSION or len(lower) < 2:
-        return "prose"  # "a boost", "go ahead": these names count only with a version
+    if squash(word) in lexicon.SOFTWARE_NEEDS_VERSION:
+        return "ambiguous"  # "a boost", "go ahead": a name only with a version or in a list
+    if len(lower) < 2:
+        return "prose"
     if HARDWARE_RE.match(word):
         return "hardware"
     if len(word) > MAX_NAME_CHARS or not re.search(r"[a-z]", lower):
@@ -291,7 +294,9 @@ def _names_in_lists(
             (s, s + len(w)) for (s, w), k in zip(words, kinds, strict=True) if k == "name"
         ]
         for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
-            if kind != "unread" or len(word) < 2 or not (word.islower() or word[:1].isupper()):
+            if kind not in ("unread", "ambiguous") or len(word) < 2:
+                continue
+            if not (word.islower() or word[:1].isupper()):
                 continue
             end = start + len(word)
             if any(_LIST_JOIN_RE.match(original[e:start]) for _, e in named if e <= start) or any(

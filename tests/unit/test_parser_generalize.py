@@ -1,0 +1,354 @@
+"""Each way a request was misread, in many wordings of our own.
+
+One test per phenomenon found by trying the parser as a new user would (open vocabulary,
+hyphenated names, operators in words, optional GPUs, negation, structured text, amounts and
+scopes, deadlines, typos, alternatives, low latency, variants). The sentences are written for
+these tests; none is copied from the labelled corpus, so passing here is not passing there.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from endpoint_plugins.parsing import parse_requirements
+from providers.wire import Feature, GpuLogic, GpuVendor, Requirements
+
+NOW = datetime(2026, 3, 10, 8, 30, tzinfo=UTC)  # a Tuesday
+
+
+def parse(text: str) -> Requirements:
+    return parse_requirements(text, now=NOW)
+
+
+def names(req: Requirements) -> list[str]:
+    return [s.name for s in req.software]
+
+
+def spec(req: Requirements, name: str) -> list[str]:
+    found = [s for s in req.software if s.name == name]
+    assert found, (name, names(req))
+    return [str(c) for c in found[0].constraints]
+
+
+# -- 1. open vocabulary ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "package"),
+    [
+        ("pip install sentencepiece and run on one GPU", "sentencepiece"),
+        ("the qiskit-aer simulator on a single node", "qiskit-aer"),
+        ("I use miniFE for weak scaling on 8 nodes", "minife"),
+        ("needs hpl-ai, 16 nodes", "hpl-ai"),
+        ("benchmarking kripke, laghos and quicksilver on 4 nodes", "laghos"),
+        ("run graph500 on 32 nodes", "graph500"),
+        ("our code links against libtorch2 and needs 2 GPUs", "libtorch2"),
+        ("please load the tensorstore library", "tensorstore"),
+        ("jobs use polaris-utils, 1 node", "polaris-utils"),
+    ],
+)
+def test_an_unknown_package_name_is_a_checked_requirement(text: str, package: str) -> None:
+    assert package in names(parse(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "needs AVX-512 on 2 nodes",
+        "must run on aarch64",
+        "a licence for our vendor tool is required",
+        "the node needs an FPGA card",
+        "Ubuntu 22.04 on the compute nodes",
+    ],
+)
+def test_a_requirement_no_field_holds_is_kept_unresolved(text: str) -> None:
+    assert parse(text).unresolved
+
+
+# -- 2. hyphens and exact names ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "package", "not_package"),
+    [
+        ("netcdf-c 4.9 on one node", "netcdf-c", "netcdf"),
+        ("nccl-tests over 2 nodes", "nccl-tests", "nccl"),
+        ("keras-cv and a GPU", "keras-cv", "keras"),
+        ("dask-mpi across 4 nodes", "dask-mpi", "dask"),
+        ("pytorch-geometric 2.5 on one A100", "pytorch-geometric", "pytorch"),
+        ("llama.cpp on a CPU node", "llama.cpp", "llama"),
+    ],
+)
+def test_a_hyphenated_name_is_read_whole(text: str, package: str, not_package: str) -> None:
+    got = names(parse(text))
+    assert package in got and not_package not in got
+
+
+# -- 3. operators in words -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "package", "constraints"),
+    [
+        ("at least Python 3.10 on one node", "python", [">=3.10"]),
+        ("Julia 1.9 or later please", "julia", [">=1.9"]),
+        ("cp2k, at least version 2023.2, on 8 nodes", "cp2k", [">=2023.2"]),
+        ("nothing older than the 2022 releases of LAMMPS", "lammps", [">=2022"]),
+        ("no earlier than GROMACS 2021", "gromacs", [">=2021"]),
+        ("numpy, version 1.26 at minimum", "numpy", [">=1.26"]),
+        ("gcc newer than 11", "gcc", [">11"]),
+        ("R 4.2 or any later version", "r", [">=4.2"]),
+        ("PETSc between 3.18 and 3.20", "petsc", [">=3.18", "<=3.20"]),
+    ],
+)
+def test_operators_written_in_words(text: str, package: str, constraints: list[str]) -> None:
+    assert spec(parse(text), package) == constraints
+
+
+# -- 4. optional GPUs ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus", "cores"),
+    [
+        ("runs on CPU or 2 GPUs per node", 2, None),
+        ("to run on CPU OR 1 GPU per node, 4 nodes", 1, None),
+        ("a CPU or GPU build of the code", None, None),
+        ("32 cores or 2 GPUs per node", 2, 32),
+        ("CPUs or GPUs, whichever is free", None, None),
+        ("GPU optional, 16 cores", None, 16),
+    ],
+)
+def test_gpus_as_an_option(text: str, gpus: int | None, cores: int | None) -> None:
+    c = parse(text).compute
+    assert c.gpu_logic is GpuLogic.OR
+    assert c.gpus_per_node == gpus
+    assert (c.cores_per_node or c.total_cores) == cores
+
+
+# -- 5. negation -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "feature"),
+    [
+        ("no GPUs needed for this one", Feature.GPU),
+        ("it doesn't need any GPU", Feature.GPU),
+        ("GPUs are not required", Feature.GPU),
+        ("we don't need MPI", Feature.MPI),
+        ("a serial code, no MPI", Feature.MPI),
+        ("no containers, please", Feature.CONTAINER),
+        ("we do not use docker", Feature.CONTAINER),
+        ("no need for a low-latency network", Feature.LOW_LATENCY),
+        ("a fast interconnect is not needed", Feature.LOW_LATENCY),
+        ("doesn't need MPI or a fast network", Feature.LOW_LATENCY),
+    ],
+)
+def test_negation_is_an_exclusion_never_a_demand(text: str, feature: Feature) -> None:
+    req = parse(text)
+    assert feature in req.excluded
+    if feature is Feature.GPU:
+        assert req.compute.gpus_per_node == 0
+    if feature is Feature.MPI:
+        assert req.mpi is None
+    if feature is Feature.CONTAINER:
+        assert req.container is None
+    if feature is Feature.LOW_LATENCY:
+        assert req.network is None or not req.network.low_latency
+
+
+# -- 6. structured text ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("nodes=4 total_cores=128 walltime_hours=2", {"nodes": 4, "total_cores": 128,
+                                                       "walltime_s": 7200}),
+        ("nodes: 2\ngpus_per_node: 4\nmem: 256G", {"nodes": 2, "gpus_per_node": 4,
+                                                     "memory_gb_per_node": 256.0}),
+        ('{"nodes": 3, "cores_per_node": 48, "walltime": "04:00:00"}',
+         {"nodes": 3, "cores_per_node": 48, "walltime_s": 14400}),
+        ("sbatch -N 4 --gres=gpu:4 --time=2:00:00 --mem=64G job.sh",
+         {"nodes": 4, "gpus_per_node": 4, "walltime_s": 7200, "memory_gb_per_node": 64.0}),
+        ("#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=16\n#SBATCH --cpus-per-task=4",
+         {"nodes": 2, "cores_per_node": 64}),
+        ("qsub -l select=2:ncpus=32:mem=128gb -l walltime=01:30:00 run.pbs",
+         {"nodes": 2, "cores_per_node": 32, "memory_gb_per_node": 128.0, "walltime_s": 5400}),
+        ("sbatch --gpus=8 -n 32 train.sh", {"total_gpus": 8, "total_cores": 32}),
+    ],
+)  # fmt: skip
+def test_structured_text_means_what_the_words_would(text: str, expected: dict) -> None:
+    req = parse(text)
+    got = req.compute.model_dump(exclude_defaults=True)
+    assert got == expected
+    assert not req.software, names(req)  # keys and flags are never packages
+
+
+def test_keys_are_never_packages() -> None:
+    req = parse("total_cores=64\nwalltime_hours=3\nmax_cost_usd=40\ngpu_count=2")
+    assert not req.software
+    assert req.budget_usd == 40 and req.compute.total_cores == 64
+
+
+def test_an_unknown_flag_is_unresolved_not_dropped() -> None:
+    assert parse("sbatch -N 2 --constraint=avx512 run.sh").unresolved
+
+
+# -- 7. amounts and scopes -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "budget"),
+    [
+        ("The budget is $5,000.", 5000.0),
+        ("we can spend $1.2k", 1200.0),
+        ("under 300 dollars.", 300.0),
+        ("max cost: $2,500.50", 2500.5),
+    ],
+)
+def test_money_at_a_sentence_end(text: str, budget: float) -> None:
+    assert parse(text).budget_usd == budget
+
+
+@pytest.mark.parametrize(
+    ("text", "compute"),
+    [
+        ("4 nodes x 32 cores", {"nodes": 4, "cores_per_node": 32}),
+        ("6 nodes with 48 cores", {"nodes": 6, "cores_per_node": 48}),
+        ("two nodes of 4 GPUs", {"nodes": 2, "gpus_per_node": 4}),
+        ("3x 64-core nodes", {"nodes": 3, "cores_per_node": 64}),
+        ("1.5 TB of memory across the whole job", {"memory_gb_total": 1500.0}),
+        ("8 nodes, 2 TB RAM in total", {"nodes": 8, "memory_gb_total": 2000.0}),
+        ("16 GPUs in total", {"total_gpus": 16}),
+        ("a total of 12 GPUs over 3 nodes", {"nodes": 3, "total_gpus": 12}),
+        ("each node with 4 GPUs, 2 nodes", {"nodes": 2, "gpus_per_node": 4}),
+        ("24 cores, 96 GB", {"total_cores": 24, "memory_gb_per_node": 96.0}),
+    ],
+)
+def test_amounts_and_their_scope(text: str, compute: dict) -> None:
+    assert parse(text).compute.model_dump(exclude_defaults=True) == compute
+
+
+@pytest.mark.parametrize("text", ["a CPU or GPU build", "a quick test on a CPU or GPU"])
+def test_the_article_is_not_a_count(text: str) -> None:
+    c = parse(text).compute
+    assert c.total_cores is None and c.cores_per_node is None and c.gpus_per_node is None
+
+
+# -- 8. deadlines are not walltimes ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [
+        ("hard deadline in 6 hours", 6),
+        ("I have 12 hours to get results", 12),
+        ("we only have 3 hours left before the review", 3),
+        ("results due in 2 days", 48),
+        ("within the next 5 hours please", 5),
+        ("needed 8 hours from now", 8),
+    ],
+)
+def test_a_relative_deadline(text: str, hours: int) -> None:
+    req = parse(text)
+    assert req.deadline == NOW + timedelta(hours=hours)
+    assert req.deadline_within_s == hours * 3600
+    assert req.compute.walltime_s is None
+
+
+def test_a_deadline_and_a_walltime_together() -> None:
+    req = parse("about 2 hours of walltime, but the deadline is in 10 hours")
+    assert req.compute.walltime_s == 7200
+    assert req.deadline == NOW + timedelta(hours=10)
+
+
+# -- 9. typos ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("typo", ["pytroch", "tensroflow", "gromcas", "lamps", "openfaom"])
+def test_a_misspelled_package_is_kept_as_written(typo: str) -> None:
+    """The site check then says "did you mean ..."; the parser never substitutes."""
+    assert typo in names(parse(f"need {typo} on one node"))
+
+
+# -- 10. alternatives -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "group"),
+    [
+        ("lammps or gromacs on 4 nodes", {"lammps", "gromacs"}),
+        ("either pytorch or jax, 1 GPU", {"pytorch", "jax"}),
+        ("namd, amber or charmm", {"namd", "amber", "charmm"}),
+        ("openfoam or su2, whichever you have", {"openfoam", "su2"}),
+    ],
+)
+def test_alternatives_are_any_of(text: str, group: set[str]) -> None:
+    req = parse(text)
+    assert [{o.name for o in c.any_of} for c in req.alternatives] == [group]
+    assert not set(names(req)) & group
+
+
+def test_and_is_still_all_of() -> None:
+    req = parse("lammps and gromacs on 4 nodes")
+    assert set(names(req)) == {"lammps", "gromacs"} and not req.alternatives
+
+
+def test_versions_as_alternatives() -> None:
+    req = parse("python 3.10 or 3.11")
+    assert [[str(o) for o in c.any_of] for c in req.alternatives] == [
+        ["python ==3.10", "python ==3.11"]
+    ]
+
+
+# -- 11. low latency --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["low latency MPI on 4 nodes", "needs an RDMA-capable network", "a fast interconnect"],
+)
+def test_low_latency(text: str) -> None:
+    req = parse(text)
+    assert req.network is not None and req.network.low_latency
+
+
+def test_low_latency_mpi_asks_for_both() -> None:
+    req = parse("low-latency MPI")
+    assert req.mpi is not None and req.network is not None and req.network.low_latency
+
+
+# -- 12. variants -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "package", "variants"),
+    [
+        ("GROMACS with CUDA", "gromacs", ("+cuda",)),
+        ("a CUDA-enabled GROMACS 2023", "gromacs", ("+cuda",)),
+        ("lammps+kokkos", "lammps", ("+kokkos",)),
+        ("lammps+kokkos+cuda on 2 nodes", "lammps", ("+kokkos", "+cuda")),
+        ("hdf5 built without MPI", "hdf5", ("~mpi",)),
+        ("hdf5~mpi", "hdf5", ("~mpi",)),
+        ("a ROCm build of pytorch", "pytorch", ("+rocm",)),
+        ("LAMMPS with Kokkos, version 2Aug2023", "lammps", ("+kokkos",)),
+    ],
+)
+def test_build_variants(text: str, package: str, variants: tuple[str, ...]) -> None:
+    found = [s for s in parse(text).software if s.name == package]
+    assert found and found[0].variants == variants
+
+
+def test_with_mpi_asks_for_an_mpi_library_not_a_variant() -> None:
+    req = parse("LAMMPS with MPI on 4 nodes")
+    assert req.mpi is not None and req.software[0].variants == ()
+
+
+def test_gpu_vendor() -> None:
+    assert parse("two AMD GPUs").compute.gpu_vendor is GpuVendor.AMD
+    assert parse("an NVIDIA card").compute.gpu_vendor is GpuVendor.NVIDIA
+    assert parse("4 Intel GPUs, one node").compute.gpu_vendor is GpuVendor.INTEL
+    assert parse("AMD EPYC CPUs, 64 cores").compute.gpu_vendor is None
