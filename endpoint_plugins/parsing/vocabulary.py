@@ -105,12 +105,17 @@ def closest(word: str, choices: Sequence[str], cutoff: float) -> str | None:
 
 
 def near_catalogue_name(word: str) -> str | None:
-    """The catalogued name ``word`` looks like a misspelling of (``pytroch`` -> pytorch)."""
+    """The catalogued name ``word`` looks like a misspelling of (``pytroch`` -> pytorch).
+
+    A typo keeps the length within two letters; short words need a closer match, since one
+    letter is a larger share of them ("radio" is not "adios").
+    """
     key = squash(word)
     if len(key) < 4:
         return None
     spellings = _catalogue_spellings()
-    found = closest(key, tuple(spellings), NEAR_MISS_CUTOFF)
+    similar = tuple(s for s in spellings if abs(len(s) - len(key)) <= 2)
+    found = closest(key, similar, NEAR_MISS_CUTOFF if len(key) > 5 else 0.85)
     return spellings[found] if found else None
 
 
