@@ -22,6 +22,7 @@ from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.command import extract_command, split_command
 from endpoint_plugins.parsing.compute import extract_compute
 from endpoint_plugins.parsing.draft import Draft
+from endpoint_plugins.parsing.letter import extract_frame
 from endpoint_plugins.parsing.negation import extract_exclusions
 from endpoint_plugins.parsing.resources import extract_budget, extract_network, extract_storage
 from endpoint_plugins.parsing.scanner import Scanner
@@ -107,6 +108,7 @@ def _stages(now: datetime) -> list[tuple[str, Stage]]:
         ("container", extract_containers),
         ("mpi", extract_mpi),
         ("software", extract_software),
+        ("frame", extract_frame),
         ("vocabulary", extract_open_vocabulary),
         ("alternatives", group_alternatives),
     ]

@@ -100,12 +100,18 @@ _SPACK_SPEC_RE = re.compile(
     FLAGS,
 )
 """Spack specs: ``lammps+kokkos+cuda``, ``hdf5~mpi``, ``gromacs@2023+cuda``."""
+_EXPLICIT_SPEC = (
+    rf"(?:(?:version|release|v)\s*{VERSION}(?:\s+(?:or\s+(?:later|newer|above)|and\s+up))?"
+    rf"|(?:{OPERATOR_WORDS})\s+(?:version\s+)?{VERSION}|(?:>=|<=|==|>|<)\s*{VERSION})(?!\w)"
+)
+"""A version that says it is one, after a variant: "GROMACS with CUDA, version 2024 or later"."""
 _WITH_VARIANT_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*[,(]?\s*"
     r"(?:(?:that\s+is\s+|which\s+is\s+)?(?:built|compiled|configured)\s+)?"
     rf"(?P<how>with|without|w/o|w/|minus|plus)\s+(?:the\s+)?(?:(?P<v>{_VARIANT_WORDS})"
     r"(?:\s+(?:support|enabled|backend|acceleration|offload|package|variant))?)"
-    r"(?![\w-]|\.\w|\s+v?\d)",
+    r"(?![\w-]|\.\w|\s+v?\d)"
+    rf"(?:\s*,?\s*(?P<spec2>{_EXPLICIT_SPEC}))?",
     FLAGS,
 )
 """Variants after the name: "GROMACS 2023 with CUDA", "hdf5 built without MPI"."""
@@ -353,7 +359,11 @@ def _record(draft: Draft, m: re.Match[str], variants: list[str]) -> bool:
         name = found.lower()
     if name is None:
         return False
-    draft.add_software(name, _constraints(m), m.span(), variants)
+    constraints = _constraints(m)
+    later = m.groupdict().get("spec2")
+    if later:
+        constraints += parse_constraints(later)[0]
+    draft.add_software(name, constraints, m.span(), variants)
     return True
 
 

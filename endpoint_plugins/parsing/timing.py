@@ -164,8 +164,12 @@ def extract_walltime(scanner: Scanner, draft: Draft) -> None:
     """ "walltime 04:00:00", "time limit of 2h", then any remaining duration ("for 2 hours")."""
 
     def handle(m: re.Match[str]) -> bool:
-        if _REPEAT_RE.search(scanner.text, max(0, m.start() - 12), m.start()):
-            return False
+        said = m.groupdict().get("dur") or ""
+        starts_with_duration = bool(said) and m.group(0).startswith(said)
+        if starts_with_duration and _REPEAT_RE.search(
+            scanner.text, max(0, m.start() - 12), m.start()
+        ):
+            return False  # "every 2 hours"; but "4 GPUs each for 12 hours" is a walltime
         hms = m.groupdict().get("hms")
         seconds = hms_seconds(hms) if hms else duration_seconds(m.group("dur"))
         if seconds is None or not 1 <= seconds <= MAX_WALLTIME_S:

@@ -153,6 +153,7 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
         elif kind == "vendor":  # a vendor with no GPU in the request: not read, so quoted
             kinds[i] = "unread"
     _unresolved_phrases(scanner, words, kinds, draft)
+    _stray_amounts(scanner, draft)
 
 
 def is_prose(word: str, filler: frozenset[str] | None = None) -> bool:
@@ -368,6 +369,53 @@ def _feature_typos(
             draft.set_fabric(Fabric(what), word)
         kinds[i] = "typo"
         scanner.blank(words[i][0], words[i][0] + len(word))
+
+
+_AMOUNT_WORDS = frozenset(
+    """
+    version versions release v node nodes core cores cpu cpus gpu gpus memory ram mem storage
+    disk hours hour hrs h minutes minute mins min seconds days day weeks gb tb mb gib tib pb
+    gbps budget usd dollars ranks tasks threads later newer older earlier least most
+    """.split()
+)
+_DIGIT_RE = re.compile(r"\d")
+
+
+def _segments(text: str) -> list[tuple[int, str]]:
+    """Runs of text between understood spans and punctuation, with their offsets."""
+    found: list[tuple[int, str]] = []
+    pos = 0
+    for m in _BREAK_RE.finditer(text):
+        if m.start() > pos:
+            found.append((pos, text[pos : m.start()]))
+        pos = m.end()
+    if pos < len(text):
+        found.append((pos, text[pos:]))
+    return [(start, seg) for start, seg in found if seg.strip()]
+
+
+def _stray_amounts(scanner: Scanner, draft: Draft) -> None:
+    """A number left next to a requirement word ("version 2024 or later", "12 hours") was
+    meant as a requirement that no extractor could read: quoted, so it blocks READY."""
+    for start, segment in _segments(scanner.text):
+        if not _DIGIT_RE.search(segment):
+            continue
+        words = {w.lower() for w in re.findall(r"[A-Za-z]+", segment)}
+        if not words & _AMOUNT_WORDS:
+            continue
+        tokens = [
+            m
+            for m in re.finditer(r"\S+", segment)
+            if not is_prose(m.group(0).strip(".,;:!?"))
+            or _DIGIT_RE.search(m.group(0))
+            or m.group(0).lower() in _AMOUNT_WORDS
+        ]
+        if not tokens:
+            continue
+        first, last = tokens[0].start(), tokens[-1].end()
+        phrase = " ".join(scanner.original[start + first : start + last].split())
+        if phrase not in draft.unresolved:
+            draft.unresolved.append(phrase[:80])
 
 
 def _unresolved_phrases(

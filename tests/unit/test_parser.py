@@ -287,8 +287,9 @@ def test_network_and_storage(text: str, expected: dict[str, Any]) -> None:
 
 
 def test_a_size_with_no_noun_is_left_unparsed() -> None:
-    """ "64 GB" alone could be memory or disk: guessing would be silent, so it is reported."""
-    assert summary("I need some 64 GB") == {"unparsed": ["64 GB"]}
+    """ "64 GB" alone could be memory or disk: guessing would be silent, so it is reported,
+    and it blocks READY."""
+    assert summary("I need some 64 GB") == {"unresolved": ["64 GB"], "unparsed": ["64 GB"]}
 
 
 # -- containers and MPI ----------------------------------------------------------------------
@@ -403,7 +404,7 @@ def test_deadlines(text: str, deadline: datetime) -> None:
 
 
 def test_a_repeating_interval_is_not_a_walltime() -> None:
-    assert summary("every 2 hours") == {"unparsed": ["2 hours"]}
+    assert summary("every 2 hours") == {"unresolved": ["2 hours"], "unparsed": ["2 hours"]}
 
 
 def test_deadline_keeps_a_naive_clock_naive() -> None:
@@ -466,10 +467,13 @@ def test_empty_text_is_an_empty_request() -> None:
 
 
 def test_junk_words_are_kept_in_unparsed() -> None:
-    parsed = parse_requirements("hello there", now=NOW)
-    assert parsed.is_empty()
-    assert parsed.unparsed == ("hello",)
-    assert parsed.source_text == "hello there"
+    parsed = parse_requirements("hello there, qwzx frobble", now=NOW)
+    assert not parsed.is_empty()  # an unread phrase is something to judge (and not READY)
+    assert parsed.unparsed == ("qwzx frobble",)
+    assert parsed.unresolved == ("qwzx frobble",)
+    assert parsed.source_text == "hello there, qwzx frobble"
+    greeting = parse_requirements("hello there", now=NOW)
+    assert greeting.is_empty() and greeting.unparsed == ()
 
 
 def test_unknown_words_next_to_known_ones_are_kept_as_fragments() -> None:

@@ -1,0 +1,47 @@
+"""The frame of a message: its greeting and its signature, which carry names, never needs.
+
+Support tickets and mailing-list posts open with "Hi Marta," and close with "Thanks, Priya /
+Genomics Core, Dept. of Biology". Those lines hold names of people and places that no
+vocabulary can list, and that would otherwise be quoted as unread phrases. Only the frame is
+taken: a short greeting line at the start, and a sign-off near the end followed by at most a
+few short lines. A sign-off followed by more request ("Thanks, and it also needs AVX-512") is
+not a frame, and is read like any other text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from endpoint_plugins.parsing.draft import Draft
+from endpoint_plugins.parsing.scanner import FLAGS, Scanner
+
+MAX_SIGNATURE_LINES = 4
+MAX_FRAME_WORDS = 8
+
+_GREETING_RE = re.compile(
+    r"\A\s*(?:(?:hi|hello|hey|hiya|dear|good\s+(?:morning|afternoon|evening)|greetings|"
+    r"hallo|bonjour|hola|ciao)\b[^\n]{0,60}?(?:[,!:]|$)|subject:[^\n]*?\b(?:re|fwd?):)",
+    FLAGS | re.M,
+)
+_SIGN_OFF_RE = re.compile(
+    r"^[ \t]*(?:many\s+thanks|thanks(?:\s+(?:a\s+lot|in\s+advance|again))?|thank\s+you|thx|"
+    r"thanx|thnx|ty|cheers|regards|best(?:\s+(?:regards|wishes))?|kind\s+regards|"
+    r"warm\s+regards|sincerely|yours|all\s+the\s+best|br|--+)\b[ \t]*[,.!]*",
+    FLAGS | re.M,
+)
+
+
+def extract_frame(scanner: Scanner, draft: Draft) -> None:
+    """Blank the greeting line and the signature block (see module docstring)."""
+    text = scanner.text
+    greeting = _GREETING_RE.match(text)
+    if greeting and len(greeting.group(0).split()) <= MAX_FRAME_WORDS:
+        scanner.blank(*greeting.span())
+    for sign_off in _SIGN_OFF_RE.finditer(scanner.text):
+        tail = scanner.text[sign_off.end() :]
+        lines = [line for line in tail.splitlines() if line.strip()]
+        if len(lines) <= MAX_SIGNATURE_LINES and all(
+            len(line.split()) <= MAX_FRAME_WORDS for line in lines
+        ):
+            scanner.blank(sign_off.start(), len(scanner.text))
+            break
