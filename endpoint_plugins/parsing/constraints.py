@@ -22,6 +22,7 @@ _AFTER = alternation(lexicon.VERSION_WORDS_AFTER)
 _PREFIX = alternation(lexicon.VERSION_PREFIXES)
 
 OPERATOR_WORDS = _BEFORE
+AFTER_WORDS = _AFTER
 """Operator words that may stand before a name too ("at least Python 3.10")."""
 
 _OPERATOR = rf"(?:{_SYMBOL}\s*|{_BEFORE}\s+(?:the\s+)?(?:{_PREFIX}\s*)?)"
@@ -43,7 +44,8 @@ It may end a sentence ("3.10 or newer."): only a dot followed by more of a word 
 """
 
 SEPARATOR = (
-    rf"(?:\s*[@/:]\s*|\s*\(\s*(?:(?:we|i)\s+)?(?:need|needs|require|requires|want)?\s*"
+    rf"(?:\s*[@/:]\s*[\"']?|\s*\(\s*(?:(?:we|i)\s+)?(?:need|needs|require|requires|want)?\s*"
+    rf"(?:the\s+)?"
     rf"|-(?=v?\d)"
     rf"|\s*,\s*(?=(?:{_BEFORE}|{_PREFIX}|{_SYMBOL}))|\s*)"
 )

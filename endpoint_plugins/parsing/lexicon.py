@@ -373,6 +373,8 @@ VERSION_WORDS_AFTER: dict[str, Comparator] = {
     "at minimum": Comparator.GE,
     "minimum": Comparator.GE,
     "or more": Comparator.GE,
+    "at the very least": Comparator.GE,
+    "at least": Comparator.GE,
     "or older": Comparator.LE,
     "or earlier": Comparator.LE,
     "or below": Comparator.LE,

@@ -17,6 +17,7 @@ import re
 
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.constraints import (
+    AFTER_WORDS,
     OPERATOR_WORDS,
     SEPARATOR,
     SPEC,
@@ -102,16 +103,17 @@ _SPACK_SPEC_RE = re.compile(
 """Spack specs: ``lammps+kokkos+cuda``, ``hdf5~mpi``, ``gromacs@2023+cuda``."""
 _EXPLICIT_SPEC = (
     rf"(?:(?:version|release|v)\s*{VERSION}(?:\s+(?:or\s+(?:later|newer|above)|and\s+up))?"
-    rf"|(?:{OPERATOR_WORDS})\s+(?:version\s+)?{VERSION}|(?:>=|<=|==|>|<)\s*{VERSION})(?!\w)"
+    rf"|(?:{OPERATOR_WORDS})\s+(?:version\s+)?{VERSION}|(?:>=|<=|==|>|<)\s*{VERSION}"
+    rf"|{VERSION}(?:\+|\s+(?:{AFTER_WORDS})))(?!\w)"
 )
 """A version that says it is one, after a variant: "GROMACS with CUDA, version 2024 or later"."""
 _WITH_VARIANT_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*[,(]?\s*"
     r"(?:(?:that\s+is\s+|which\s+is\s+)?(?:built|compiled|configured)\s+)?"
     rf"(?P<how>with|without|w/o|w/|minus|plus)\s+(?:the\s+)?(?:(?P<v>{_VARIANT_WORDS})"
-    r"(?:\s+(?:support|enabled|backend|acceleration|offload|package|variant))?)"
+    r"(?P<support>\s+(?:support|enabled|backend|acceleration|offload|package|variant))?)"
     r"(?![\w-]|\.\w|\s+v?\d)"
-    rf"(?:\s*,?\s*(?P<spec2>{_EXPLICIT_SPEC}))?",
+    rf"(?:\s*\)?\s*,?\s*(?P<spec2>{_EXPLICIT_SPEC}))?",
     FLAGS,
 )
 """Variants after the name: "GROMACS 2023 with CUDA", "hdf5 built without MPI"."""
@@ -205,8 +207,12 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
     def after(m: re.Match[str]) -> bool:
         variant = _variant(m.group("v"))
         how = m.group("how").lower()
-        if how in ("with", "w/", "plus") and variant not in _GPU_VARIANTS:
-            return False
+        if (
+            how in ("with", "w/", "plus")
+            and variant not in _GPU_VARIANTS
+            and not m.group("support")
+        ):
+            return False  # "LAMMPS with MPI" asks for MPI; "HDF5 with MPI support" is +mpi
         sign = "~" if how in ("without", "w/o", "minus") else "+"
         return _record(draft, m, [f"{sign}{variant}"])
 
@@ -266,8 +272,9 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         if name.lower() in filler_words():
             return False  # "step 2.0", "capability 8.0": ordinary words, left unread
         constraints, explicit = parse_constraints(m.group("spec"))
-        typo = near_catalogue_name(name) is not None  # "GROMCAS 2023" reads like a name
-        if not constraints or not (explicit or typo or looks_like_version(m.group("spec"))):
+        # "GROMCAS 2023" and "flash-attn 2" read like names with versions; "foo 2" does not
+        named = near_catalogue_name(name) is not None or bool(re.search(r"[-.+\d]", name[1:]))
+        if not constraints or not (explicit or named or looks_like_version(m.group("spec"))):
             return False
         draft.add_software(name.lower(), constraints, m.span())
         return True

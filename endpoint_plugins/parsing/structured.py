@@ -270,7 +270,7 @@ def _mpi(draft: Draft, value: str, text: str) -> bool:
 
 def _exclusion_or_text(feature: Feature) -> Handler:
     def handle(draft: Draft, value: str, text: str) -> bool:
-        if squash(value) in ("no", "false", "none", "0", "off"):
+        if squash(value) in _NOT_WANTED:
             draft.exclude(feature)
             return True
         return False
@@ -401,6 +401,21 @@ _FILE_RE = re.compile(
     FLAGS,
 )
 """Script and data file names, and ``./program`` paths: what the job runs, not a requirement."""
+_NOT_WANTED = frozenset(
+    (
+        "no",
+        "false",
+        "none",
+        "0",
+        "off",
+        "notallowed",
+        "forbidden",
+        "disallowed",
+        "notpermitted",
+        "notneeded",
+        "notrequired",
+    )
+)
 _TRUTHY = frozenset(("yes", "true", "1", "on", "y"))
 _FALSY = frozenset(("no", "false", "none", "0", "off", "n"))
 _SOFTWARE_KEYS = frozenset(
@@ -566,6 +581,11 @@ class _Pairs:
         handler = _KEYS.get(key) or _with_unit(key)
         if handler is not None and handler(self.draft, value, text):
             return True
+        if (package := _package(key)) is not None and re.match(r"^[<>=!~]*\s*v?\d", value):
+            constraints, _ = parse_constraints(value)
+            if constraints:  # "rocm = 6.1", "cuda: 12.2": the key names a package
+                self.draft.add_software(package, constraints)
+                return True
         if self._storage(key, value, text):
             return True
         if key in _IGNORED_KEYS or key in ("image", "containerimage", "sif", "docker", "url"):

@@ -201,8 +201,8 @@ def _classify(
         return "prose"
     if HARDWARE_RE.match(word):
         return "hardware"
-    if len(word) > MAX_NAME_CHARS or not re.search(r"[a-z]", lower):
-        return "unread"
+    if len(word) > MAX_NAME_CHARS or not re.search(r"[a-z]", lower) or lower.count(".") > 1:
+        return "unread"  # "lic.example.ac.uk" is a host, not a package
     if _near_feature_word(lower):
         return "unread"
     if named or (before in _NAME_BEFORE or after in _NAME_AFTER) and word.islower():
