@@ -46,6 +46,8 @@ It may end a sentence ("3.10 or newer."): only a dot followed by more of a word 
 SEPARATOR = (
     rf"(?:\s*[@/:]\s*[\"']?|\s*\(\s*(?:(?:we|i)\s+)?(?:need|needs|require|requires|want)?\s*"
     rf"(?:the\s+)?"
+    rf"|\s+(?:code|package|library|software|module|tool|toolkit|suite|framework|program)\s+"
+    rf"(?=(?:version|release|v)\s*\d)"
     rf"|-(?=v?\d)"
     rf"|\s*,\s*(?=(?:{_BEFORE}|{_PREFIX}|{_SYMBOL}))|\s*)"
 )

@@ -134,7 +134,7 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
         if i + 1 < len(words) and _same_segment(scanner.text, (start, word), words[i + 1]):
             after = words[i + 1][1].lower()
         versioned = bool(_VERSION_AFTER_RE.match(scanner.text, start + len(word)))
-        named = _inside(start, draft.name_spans)
+        named = _inside(start, draft.name_spans) or word.lower() in draft.software
         kinds.append(_classify(word, before, after, named, versioned, filler))
     _names_in_lists(scanner.original, words, kinds, draft)
     _lists_of_unread(scanner.original, words, kinds)
@@ -342,6 +342,11 @@ def _could_be_name(word: str) -> bool:
     return word.islower() and len(word) > 2 and not word.endswith(_ENGLISH_ENDINGS)
 
 
+_NEGATED_BEFORE_RE = re.compile(
+    r"(?:\bno|\bwithout|\bdon'?t\s+need|\bdo\s+not\s+need|\bdoesn'?t\s+need|\bnot)"
+    r"\s+(?:a\s+|any\s+)?(?:low[\s-]*)?$",
+    re.IGNORECASE,
+)
 _TYPO_FEATURES = {"latency": "low_latency", "infiniband": "infiniband", "omnipath": "omnipath"}
 
 
@@ -349,7 +354,7 @@ def _feature_typos(
     scanner: Scanner, words: list[tuple[int, str]], kinds: list[str], draft: Draft
 ) -> None:
     """ "low latancy", "infinband": a misspelled network word still asks for the network."""
-    from providers.wire.requirements import Fabric
+    from providers.wire.requirements import Fabric, Feature
 
     for i, (_, word) in enumerate(words):
         if kinds[i] != "unread":
@@ -363,7 +368,14 @@ def _feature_typos(
         if not close:
             continue
         what = _TYPO_FEATURES[close[0]]
-        if what == "low_latency":
+        window = max(0, words[i][0] - 30)
+        negated = _NEGATED_BEFORE_RE.search(scanner.original[window : words[i][0]])
+        if negated:
+            draft.exclude(Feature.LOW_LATENCY)  # "dont need low-latncy network"
+            for k, (start, _) in enumerate(words):
+                if window + negated.start() <= start < words[i][0]:
+                    kinds[k] = "typo"  # the negation was read with the word it negates
+        elif what == "low_latency":
             draft.low_latency = True
         else:
             draft.set_fabric(Fabric(what), word)
