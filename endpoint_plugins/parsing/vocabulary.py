@@ -372,6 +372,7 @@ def _feature_typos(
         negated = _NEGATED_BEFORE_RE.search(scanner.original[window : words[i][0]])
         if negated:
             draft.exclude(Feature.LOW_LATENCY)  # "dont need low-latncy network"
+            scanner.blank(window + negated.start(), words[i][0])
             for k, (start, _) in enumerate(words):
                 if window + negated.start() <= start < words[i][0]:
                     kinds[k] = "typo"  # the negation was read with the word it negates
