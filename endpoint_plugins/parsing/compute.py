@@ -61,7 +61,9 @@ _NODES_RE = re.compile(
     rf"(?:(?:{_VENDOR}\s+)?(?P<gpu>{_GPU_WORD}|{_MODEL})(?:[\s-]+(?:accelerated|enabled|capable))?"
     r"[\s-]+"
     r"|(?:cpu|compute|worker|physical|whole|full|standard|regular|large[\s-]memory|big[\s-]memory|"
-    rf"high[\s-]memory|fat|exclusive|dedicated|bare[\s-]metal|multi[\s-]core)[\s-]+)?"
+    rf"high[\s-]memory|fat|exclusive|dedicated|bare[\s-]metal|multi[\s-]core)[\s-]+"
+    r"|(?P<arch>arm(?:64)?|aarch64|x86(?:[_-]64)?|amd64|power(?:9|10)?|ppc64le|epyc|xeon|grace|"
+    r"a64fx|risc-?v)[\s-]+)?"
     rf"{alternation(lexicon.NODE_WORDS)}{_UNIT_END}",
     FLAGS,
 )
@@ -222,6 +224,8 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
             unit = text.lower()
             factor = 1000.0 if re.search(r"\dtb|\d\s*tb", unit) else 1.0
             c.memory_per_node.append(Mention(float(groups["mem"]) * factor, text))
+        if groups.get("arch"):
+            draft.unresolved.append(groups["arch"])  # "2 ARM nodes": 2 nodes, and an ISA
         gpu = groups.get("gpu")
         if gpu:
             _record_model(draft, gpu, text)
