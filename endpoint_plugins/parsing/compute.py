@@ -68,7 +68,7 @@ _NODES_RE = re.compile(
     FLAGS,
 )
 _ATTACHED_RE = re.compile(
-    r"\s*(?:,\s*)?(?:(?:x|\u00d7|\*|with|w/|of|having|each\s+with|each\s+having|"
+    r"\s*(?:,\s*)?(?:(?:x|\u00d7|\*|with|w/|of|having|each\s+with|each\s+having|and|"
     r"and\s+each\s+with|\(|:)\s*(?:at\s+least\s+|about\s+|around\s+)?|\s)",
     FLAGS,
 )

@@ -93,6 +93,8 @@ _VERSION_OF_RE = re.compile(
 )
 """The version before the name: "nothing older than the 2022 releases of LAMMPS"."""
 
+_PLAIN_VERSION_RE = re.compile(r"^\s*v?\d{1,4}(?:\.\d{1,4}){0,3}\s*$")
+"""A version of digits and dots only: "flash-attn 2" yes, "cryo-em 2D" and "llama-3 70B" no."""
 _VARIANT_WORDS = alternation(lexicon.VARIANT_WORDS)
 _SPACK_SPEC_RE = re.compile(
     r"(?<![\w.+~-])(?P<name>[a-z][a-z0-9_-]*?[a-z0-9])"
@@ -274,6 +276,7 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         constraints, explicit = parse_constraints(m.group("spec"))
         # "GROMCAS 2023" and "flash-attn 2" read like names with versions; "foo 2" does not
         named = near_catalogue_name(name) is not None or bool(re.search(r"[-.+\d]", name[1:]))
+        named = named and bool(_PLAIN_VERSION_RE.match(m.group("spec")))
         if not constraints or not (explicit or named or looks_like_version(m.group("spec"))):
             return False
         draft.add_software(name.lower(), constraints, m.span())
