@@ -72,6 +72,9 @@ class LLMConfig(BaseModel):
     history_budget_chars: int = Field(default=24_000, ge=2000)
     """The conversation sent each turn is kept under this by dropping the oldest turns."""
     temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    max_output_tokens: int | None = Field(default=None, ge=16, le=1_000_000)
+    """Cap on the tokens of one answer (None: the server's default). Bounds the time a small
+    local model can spend on a reply; a requirements answer needs a few hundred."""
     json_mode: Literal["json_schema", "json_object"] = "json_schema"
     """How an OpenAI-compatible server is asked for JSON of a schema: ``json_schema`` (OpenAI,
     vLLM) or ``json_object`` with a ``schema`` key (llama.cpp's Python server)."""

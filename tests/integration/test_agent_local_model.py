@@ -116,6 +116,7 @@ def local_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LLMConfig]
             base_url=url,
             timeout_s=120,
             max_loops=3,
+            max_output_tokens=512,
             json_mode="json_object",
             history_budget_chars=6000,
             tool_output_budget_chars=1000,
@@ -152,7 +153,9 @@ def test_a_json_schema_parse_goes_through_the_whole_plumbing(local_model: LLMCon
     parsed, note = parse_with_llm(text, local_model, mode="json")
     assert isinstance(parsed, Requirements)
     # The model answered (constrained by the schema); whether a 135M model got it right is not
-    # the point, so both outcomes of validation are accepted, but not a transport failure.
-    assert note.startswith("parsed by") or "does not match the schema" in note, note
+    # the point, so every outcome of validation is accepted (an answer cut at the token cap is
+    # not JSON), but not a transport failure.
+    answered = ("does not match the schema", "the answer is not JSON")
+    assert note.startswith("parsed by") or any(a in note for a in answered), note
     shown = json.dumps(parsed.model_dump(mode="json", exclude_defaults=True))
     print(f"\nlocal parse: {note}: {shown}")

@@ -134,6 +134,7 @@ class GeminiBackend(ChatBackend):
         config = types.GenerateContentConfig(
             system_instruction=system,
             temperature=self.config.temperature,
+            max_output_tokens=self.config.max_output_tokens,
             automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True),
         )
         if tools:

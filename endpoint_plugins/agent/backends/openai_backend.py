@@ -84,6 +84,8 @@ class OpenAIBackend(ChatBackend):
             "messages": [to_openai_message(m) for m in messages],
             "temperature": self.config.temperature,
         }
+        if self.config.max_output_tokens is not None:
+            kwargs["max_tokens"] = self.config.max_output_tokens
         if tools:
             kwargs["tools"] = [
                 {
