@@ -24,6 +24,7 @@ from functools import cache
 from importlib import resources
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
 
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.draft import Draft, Mention
@@ -36,13 +37,29 @@ NEAR_MISS_CUTOFF = 0.8
 
 _WORD_RE = re.compile(r"[A-Za-z][\w.+#/-]*[\w+#]|[A-Za-z]")
 _BREAK_RE = re.compile(r"[\x00,;!?()\[\]{}\"|`\n]|[.:](?=\s|$)|\s[-\u2013\u2014]+\s")
-_NAME_SHAPED_RE = re.compile(
-    r"^(?:[a-z][a-z0-9]*(?:[-.+_][a-z0-9]+)+\+?"  # inner separators: nccl-tests, llama.cpp
-    r"|[a-z]+\d+[a-z0-9]*|[a-z]*\d+[a-z]+[a-z0-9]*"  # digits inside: cp2k, hdf5, bowtie2
-    r"|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*"  # mixed case: miniAMR, PyTorch
-    r"|[A-Z]{2,}[a-z]*\d*)$"  # acronyms: HPL, HPCG, IOR
-)
-_TOOL_BEFORE = frozenset(("with", "using", "via", "use", "uses", "run", "runs", "running"))
+_SEPARATED_RE = re.compile(r"^[a-z][a-z0-9]*(?:[-.+_][a-z0-9]+)+\+?$")
+"""Inner separators: nccl-tests, llama.cpp, py-spy."""
+_DIGITS_INSIDE_RE = re.compile(r"^(?:[a-z]+\d+[a-z0-9]*|[a-z]*\d+[a-z]+[a-z0-9]*)$")
+"""Digits inside a lower-case word: cp2k, hdf5, bowtie2."""
+
+
+def name_shaped(word: str) -> bool:
+    """Whether a word is shaped like a package name.
+
+    Inner separators, digits inside a lower-case word, or mixed case beyond a capital first
+    letter (miniAMR, PyTorch, MMseqs2, WSClean). All-capital words are left out: acronyms of
+    science (MCMC, WGS, MHD) outnumber the packages written that way, which count from their
+    context (a list of packages, "module load", a version).
+    """
+    if _SEPARATED_RE.match(word) or _DIGITS_INSIDE_RE.match(word):
+        return True
+    has_lower = any(c.islower() for c in word)
+    has_upper = any(c.isupper() for c in word)
+    title = word[:1].isupper() and not any(c.isupper() for c in word[1:])
+    return has_lower and has_upper and not title
+
+
+_TOOL_BEFORE = frozenset(("with", "using", "via"))
 _NUMBER_AFTER_RE = re.compile(r"\s*(?:[<>=~!]=?\s*|v)?\d[\w.]*(?<!\.)")
 _VERSION_AFTER_RE = re.compile(r"\s*(?:[<>=~!]=?\s*|v)?\d+\.\d")
 _NAME_BEFORE = frozenset(
@@ -54,7 +71,7 @@ _NAME_BEFORE = frozenset(
 _NAME_AFTER = frozenset(
     """
     package packages library libraries lib module modules toolkit framework installed available
-    suite binary binaries plugin plugins bindings wrapper installation
+    suite plugin plugins bindings wrapper installation
     """.split()
 )
 HARDWARE_RE = re.compile(
@@ -107,16 +124,22 @@ def closest(word: str, choices: Sequence[str], cutoff: float) -> str | None:
 def near_catalogue_name(word: str) -> str | None:
     """The catalogued name ``word`` looks like a misspelling of (``pytroch`` -> pytorch).
 
-    A typo keeps the length within two letters; short words need a closer match, since one
-    letter is a larger share of them ("radio" is not "adios").
+    A typo is one edit (a letter added, dropped, changed, or two swapped), two in names of
+    eight letters or more: "states" is not "rstats", "radio" is not "adios2".
     """
     key = squash(word)
     if len(key) < 4:
         return None
     spellings = _catalogue_spellings()
-    similar = tuple(s for s in spellings if abs(len(s) - len(key)) <= 2)
-    found = closest(key, similar, NEAR_MISS_CUTOFF if len(key) > 5 else 0.85)
+    found = typo_of(key, tuple(spellings), 1 if len(key) < 8 else 2)
     return spellings[found] if found else None
+
+
+def typo_of(word: str, choices: Sequence[str], edits: int) -> str | None:
+    """The choice at most ``edits`` edits from ``word`` (optimal string alignment, so a swap of
+    two letters is one edit), closest first; None when there is none."""
+    found = process.extractOne(word, choices, scorer=OSA.distance, score_cutoff=edits)
+    return found[0] if found else None
 
 
 def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
@@ -174,7 +197,7 @@ def is_prose(word: str, filler: frozenset[str] | None = None) -> bool:
         or _is_prose_compound(lower, filler)
         or squash(word) in lexicon.SOFTWARE_NEEDS_VERSION
         or (
-            not _NAME_SHAPED_RE.match(word)
+            not name_shaped(word)
             and near_catalogue_name(word) is None
             and not _near_feature_word(lower)
             and _near_filler(lower, filler)
@@ -209,7 +232,7 @@ def _classify(
         return "name"
     if before in _TOOL_BEFORE and word.islower() and (not after or after in filler):
         return "name"  # "assemble it with hifiasm.", "using optuna for the search"
-    if _NAME_SHAPED_RE.match(word):
+    if name_shaped(word):
         return "name" if "-" not in word or _is_name_compound(lower, filler) else "unread"
     if near_catalogue_name(word) is not None:
         return "name"
@@ -222,12 +245,18 @@ def _near_filler(word: str, filler: frozenset[str]) -> bool:
     """A misspelling of an ordinary word, one edit away and long enough to tell."""
     if len(word) < 5 or not word.isalpha():
         return False
-    return closest(word, _long_filler(filler), 0.85) is not None
+    return typo_of(word, _long_filler(filler), 1) is not None
 
 
 @cache
 def _long_filler(filler: frozenset[str]) -> tuple[str, ...]:
     return tuple(sorted(w for w in filler if len(w) >= 4 and w.isalpha()))
+
+
+_PACKAGE_AFFIXES = frozenset(
+    "utils tools lib libs py cli sdk api io mpi gpu cuda rocm tests bench ng contrib toolkit".split()
+)
+"""Parts that mark a hyphenated word as a package name: qiskit-aer's kin, "polaris-utils"."""
 
 
 def _is_name_compound(word: str, filler: frozenset[str]) -> bool:
@@ -238,7 +267,8 @@ def _is_name_compound(word: str, filler: frozenset[str]) -> bool:
     return any(
         any(ch.isdigit() for ch in p)
         or squash(p) in _catalogue_spellings()
-        or (len(p) <= 4 and p not in filler and p not in lexicon.STOP_WORDS)
+        or (2 <= len(p) <= 4 and p not in filler and p not in lexicon.STOP_WORDS)
+        or p in _PACKAGE_AFFIXES
         for p in parts
     )
 
