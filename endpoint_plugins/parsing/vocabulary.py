@@ -254,7 +254,9 @@ def _long_filler(filler: frozenset[str]) -> tuple[str, ...]:
 
 
 _PACKAGE_AFFIXES = frozenset(
-    "utils tools lib libs py cli sdk api io mpi gpu cuda rocm tests bench ng contrib toolkit".split()
+    """
+    utils tools lib libs py cli sdk api io mpi gpu cuda rocm tests bench ng contrib toolkit
+    """.split()
 )
 """Parts that mark a hyphenated word as a package name: qiskit-aer's kin, "polaris-utils"."""
 
