@@ -166,6 +166,19 @@ _MEMORY_BEFORE_RE = re.compile(
     rf"no\s+less\s+than|not\s+less\s+than)\s*)?{SIZE}{_MEMORY_SCOPE}",
     FLAGS,
 )
+_GPU_MEM_WORD = r"(?:gpu|device|graphics\s+card|card|accelerator)s?"
+_GPU_MEMORY_RE = re.compile(
+    rf"{SIZE}\s*(?:of\s+)?(?:(?:{_GPU_MEM_WORD}|vram|hbm\d?e?)(?:\s*(?:{_MEMORY}))?"
+    rf"|(?:{_MEMORY})\s+(?:of|on|per|for|in)\s+(?:the\s+|each\s+|a\s+|every\s+)?{_GPU_MEM_WORD})"
+    rf"(?!\w)",
+    FLAGS,
+)
+_GPU_MEMORY_FIRST_RE = re.compile(
+    rf"(?<!\w)(?:{_GPU_MEM_WORD}\s+(?:{_MEMORY})|vram|hbm\d?e?)\s*(?:of|:|>=|is|at\s+least|"
+    r"minimum|min)?\s*(?:at\s+least\s+|minimum\s+)?"
+    rf"{SIZE}",
+    FLAGS,
+)
 _MEMORY_SCOPED_RE = re.compile(rf"{SIZE}(?P<scope>{PER_NODE}|{PER_CORE})", FLAGS)
 _BARE_SIZE_RE = re.compile(
     rf"{SIZE}(?!\s*(?:of\s+)?(?:[\w-]+\s+)?(?:scratch|disk|storage|space|ssd|nvme|lustre|gpfs|"
@@ -233,6 +246,15 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
             c.gpu_mentioned = True
         return True
 
+    def gpu_memory(m: re.Match[str]) -> bool:
+        """GPU memory ("80 GB of GPU memory", "24 GB memory of GPU") is no field of ours: it
+        must never pass for node memory, so it is kept unresolved (and still means a GPU)."""
+        draft.unresolved.append(" ".join(m.group(0).split())[:80])
+        c.gpu_mentioned = True
+        return True
+
+    scanner.take(_GPU_MEMORY_RE, gpu_memory)
+    scanner.take(_GPU_MEMORY_FIRST_RE, gpu_memory)
     scanner.take(_CPU_ONLY_RE, cpu_only)
     scanner.take(_CPU_OR_GPU_RE, cpu_or_gpu)
     scanner.take(_GPU_OPTIONAL_RE, cpu_or_gpu)

@@ -222,8 +222,8 @@ def _classify(
         return "ambiguous"  # "a boost", "go ahead": a name only with a version or in a list
     if len(lower) < 2:
         return "prose"
-    if HARDWARE_RE.match(word):
-        return "hardware"
+    if HARDWARE_RE.match(word) or any(HARDWARE_RE.match(p) for p in lower.split("-")):
+        return "hardware"  # "AVX-512", "SVE-vectorised", "FPGA-accelerated"
     if len(word) > MAX_NAME_CHARS or not re.search(r"[a-z]", lower) or lower.count(".") > 1:
         return "unread"  # "lic.example.ac.uk" is a host, not a package
     if _near_feature_word(lower):

@@ -352,3 +352,20 @@ def test_gpu_vendor() -> None:
     assert parse("an NVIDIA card").compute.gpu_vendor is GpuVendor.NVIDIA
     assert parse("4 Intel GPUs, one node").compute.gpu_vendor is GpuVendor.INTEL
     assert parse("AMD EPYC CPUs, 64 cores").compute.gpu_vendor is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1 GPU with at least 40 GB of GPU memory",
+        "a GPU, 24 GB memory of GPU minimum",
+        "GPU memory: 80GB, one node",
+        "needs 48 GB VRAM",
+    ],
+)
+def test_gpu_memory_is_never_node_memory(text: str) -> None:
+    """No field holds GPU memory; reading it as node memory would make a site READY with
+    GPUs too small, so it stays unresolved."""
+    req = parse(text)
+    assert req.compute.memory_gb_per_node is None
+    assert req.unresolved
