@@ -294,7 +294,7 @@ def group_alternatives(scanner: Scanner, draft: Draft) -> None:
     A run of names joined by commas and "or" (at least one "or", no "and") is one group; a
     name mentioned elsewhere on its own stays required.
     """
-    spans = sorted(set(draft.software_spans))
+    spans = _restatements_merged(sorted(set(draft.software_spans)), scanner.original)
     run: list[tuple[int, int, str]] = []
     saw_or = False
     groups: list[list[str]] = []
@@ -323,6 +323,22 @@ def group_alternatives(scanner: Scanner, draft: Draft) -> None:
         kept = [n for n in group if n not in required]
         if len(kept) > 1:
             draft.alternatives.append(kept)
+
+
+def _restatements_merged(
+    spans: list[tuple[int, int, str]], original: str
+) -> list[tuple[int, int, str]]:
+    """ "GROMACS built without CUDA (gromacs~cuda)": the same package named again right
+    after, in brackets, is one mention, not a second requirement."""
+    merged: list[tuple[int, int, str]] = []
+    for span in spans:
+        if merged and merged[-1][2] == span[2]:
+            between = original[merged[-1][1] : span[0]]
+            if re.fullmatch(r"\s*[(\[:,-]?\s*", between):
+                merged[-1] = (merged[-1][0], max(merged[-1][1], span[1]), span[2])
+                continue
+        merged.append(span)
+    return merged
 
 
 def _named_alone(spans: list[tuple[int, int, str]], groups: list[list[str]]) -> set[str]:

@@ -64,7 +64,8 @@ _RUN_FOR_RE = re.compile(
     r"(?:(?<!\w)(?:for|about|around|approximately|roughly|takes?|taking|lasting|lasts?|~)\s+"
     r"(?:(?:about|around|approximately|roughly|up\s+to|at\s+most)\s+)?)?"
     rf"(?P<dur>{DURATION})"
-    rf"(?:\s+(?:of\s+)?{alternation(lexicon.WALLTIME_WORDS)}(?!\w))?",
+    rf"(?:\s+(?:of\s+)?{alternation(lexicon.WALLTIME_WORDS)}(?!\w))?"
+    r"(?:\s+(?:max(?:imum)?|tops|at\s+most|or\s+less|or\s+so)(?!\w))?",
     FLAGS,
 )
 

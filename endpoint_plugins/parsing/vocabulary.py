@@ -75,7 +75,7 @@ _NAME_AFTER = frozenset(
     """.split()
 )
 HARDWARE_RE = re.compile(
-    r"^(?:avx\w*|sse\w*|sve\w*|neon|amx\w*|x86\w*|aarch64|arm\w*|amd64|i386|ppc\w*|power\d+|"
+    r"^(?:-?m?avx\w*|sse\w*|bf16|fp16|fp64|tf32|int8|amx\w*|sve\w*|neon|amx\w*|x86\w*|aarch64|arm\w*|amd64|i386|ppc\w*|power\d+|"
     r"riscv\w*|fpgas?|tpus?|ipus?|npus?|nvlink|nvswitch|ecc|hbm\w*|rhel\d*|centos\d*|"
     r"ubuntu\w*|rocky\w*|alma\w*|debian\w*|sles\w*|suse|windows\w*|macos|linux|glibc\w*|"
     r"licen[cs]es?|licen[cs]ed|kernel|bios|numa|hyperthreading|smt|sudo|root|epyc|xeon|zen\d*|"
