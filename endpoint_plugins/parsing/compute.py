@@ -109,9 +109,11 @@ _VENDOR_WORD_RE = re.compile(
 )
 _NODES_KEY_RE = re.compile(
     r"(?<![\w-])-{0,2}(?:number\s+of\s+nodes|node\s+count|nodes?)\s*(?:[:=]|of)?\s*"
-    r"(?P<n>\d{1,7})(?![\w.])",
+    r"(?P<n>\d{1,7})(?![\w.])"
+    r"(?!\s*(?:-\s*)?(?:cores?|cpus?|gpus?|threads|ranks|tasks|gb|tb|gib|g|x)(?!\w))",
     FLAGS,
 )
+"""``nodes: 4``, ``node count 4``; never "each node 64 cores" (the size of a node)."""
 _TOTAL_BEFORE = (
     r"(?:(?P<pre>(?:a\s+)?total\s+of\s+|in\s+total\s+|total\s+|aggregate\s+)"
     r"|(?P<prenode>(?:each|every|per|one)\s+(?:node|machine|host|server)\s*,?\s*(?:(?:with|has|"
@@ -183,7 +185,8 @@ _MEMORY_SCOPED_RE = re.compile(rf"{SIZE}(?P<scope>{PER_NODE}|{PER_CORE})", FLAGS
 _BARE_SIZE_RE = re.compile(
     rf"{SIZE}(?!\s*(?:of\s+)?(?:[\w-]+\s+)?(?:scratch|disk|storage|space|ssd|nvme|lustre|gpfs|"
     r"beegfs|nfs|local|free|available|file|files|data|dataset|output|input|vram|gpu|hbm|"
-    r"quota|archive|s3|bucket)(?!\w))",
+    r"quota|archive|s3|bucket|infiniband|ib|ethernet|gbe|roce|slingshot|omni-?path|opa|link|"
+    r"links|network|interconnect|nic|fabric)(?!\w))",
     FLAGS,
 )
 _COMPUTE_WORD_RE = re.compile(

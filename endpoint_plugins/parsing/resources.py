@@ -49,6 +49,12 @@ _SPEED_RE = re.compile(
     FLAGS,
 )
 
+_SPEED_BEFORE_FABRIC_RE = re.compile(
+    r"(?<![\w.])(?P<num>\d{1,4})\s*g(?:b|bit)?(?=\s*(?:infiniband|ib|ethernet|gbe|roce|"
+    r"slingshot|omni-?path|opa|links?|nics?|network|interconnect)(?!\w))",
+    FLAGS,
+)
+
 # -- storage ---------------------------------------------------------------------------------
 
 _KIND_SPELLINGS = {s: k for k, spellings in lexicon.STORAGE_KINDS.items() for s in spellings}
@@ -105,6 +111,14 @@ def extract_network(scanner: Scanner, draft: Draft) -> None:
         draft.set_fabric(chosen, m.group(0))
         return True
 
+    def speed_before_fabric(m: re.Match[str]) -> bool:
+        """ "100G InfiniBand", "25G Ethernet": a G on a link is gigabits per second."""
+        value = float(m.group("num"))
+        if not in_range(value, 1e-6, MAX_SPEED_GBPS):
+            return False
+        draft.set_speed(value, m.group(0))
+        return True
+
     def roce(m: re.Match[str]) -> bool:
         draft.set_fabric(Fabric.ETHERNET, m.group(0))
         draft.low_latency = True
@@ -125,6 +139,7 @@ def extract_network(scanner: Scanner, draft: Draft) -> None:
         return True
 
     scanner.take(_SPEED_RE, speed)
+    scanner.take(_SPEED_BEFORE_FABRIC_RE, speed_before_fabric)
     scanner.take(_ROCE_RE, roce)
     scanner.take(_FABRIC_RE, fabric)
     scanner.take(_LOW_LATENCY_RE, low_latency)

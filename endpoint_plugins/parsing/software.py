@@ -275,7 +275,11 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
             return False  # "step 2.0", "capability 8.0": ordinary words, left unread
         constraints, explicit = parse_constraints(m.group("spec"))
         # "GROMCAS 2023" and "flash-attn 2" read like names with versions; "foo 2" does not
-        named = near_catalogue_name(name) is not None or bool(re.search(r"[-.+\d]", name[1:]))
+        named = (
+            near_catalogue_name(name) is not None
+            or bool(re.search(r"[-.+\d]", name[1:]))
+            or (name.isupper() and len(name) >= 3)  # "SKIRT 9", "HACC 1"
+        )
         named = named and bool(_PLAIN_VERSION_RE.match(m.group("spec")))
         if not constraints or not (explicit or named or looks_like_version(m.group("spec"))):
             return False
@@ -381,8 +385,8 @@ def _read_module_items(draft: Draft) -> None:
 def _record(draft: Draft, m: re.Match[str], variants: list[str]) -> bool:
     found = m.group("name")
     name = _canonical(found)
-    if name is None and _variant_owner(found):
-        name = found.lower()
+    if name is None and (_variant_owner(found) or m.group("spec")):
+        name = found.lower()  # "bitsandbytes 0.43 with ROCm": a version makes it a name
     if name is None:
         return False
     constraints = _constraints(m)

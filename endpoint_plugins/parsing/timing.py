@@ -84,7 +84,10 @@ _WEEKDAY = alternation(lexicon.WEEKDAYS)
 _MONTH = alternation(lexicon.MONTHS)
 _ORD = r"(?:st|nd|rd|th)?"
 _TIME = r"(?:\d{1,2}(?::[0-5]\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:[0-5]\d|noon|midnight)"
-_RELDAY = r"(?:today|tonight|tomorrow|eod|cob|end\s+of\s+(?:the\s+)?(?:day|week|month))"
+_RELDAY = (
+    r"(?:today|tonight|tomorrow|tom+or+ow|tmrw|eod|cob|end\s+of\s+(?:the\s+)?(?:day|week|month))"
+)
+"""Relative days, with the usual misspellings of tomorrow ("tommorow", "tomorow")."""
 _ISO = (
     r"(?P<y>\d{4})-(?P<mo>\d{1,2})-(?P<d>\d{1,2})"
     r"(?:(?:t|\s+(?:at\s+)?)(?P<hh>\d{1,2}):(?P<mm>[0-5]\d)(?::(?P<ss>[0-5]\d))?)?"
@@ -292,7 +295,7 @@ def _day(m: re.Match[str], now: datetime, *, before: bool) -> date | None:
     today = now.date()
     if m.group("rel"):
         rel = " ".join(m.group("rel").lower().split())
-        if rel == "tomorrow":
+        if rel.startswith("tom") or rel.startswith("tmr"):
             return today + timedelta(days=1)
         if rel.endswith("week"):
             return today + timedelta(days=(4 - today.weekday()) % 7)

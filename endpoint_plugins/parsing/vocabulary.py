@@ -59,6 +59,18 @@ def name_shaped(word: str) -> bool:
     return has_lower and has_upper and not title
 
 
+_RUN_VERBS = frozenset(
+    "run runs running execute launch start test benchmark try need needs want use uses".split()
+)
+_PLACED_RE = re.compile(r"\s+(?:on|across|over)\s+\x00")
+"""A word placed on resources the parser understood: "run cholla on 2 nodes"."""
+_JOB_NOUNS = frozenset(
+    """
+    sweep sweeps run runs job jobs benchmark benchmarks simulation simulations pipeline
+    workflow calculation calculations build builds training inference study tests test
+    """.split()
+)
+"""Nouns a package name stands before: "an optuna sweep", "the HPCG run"."""
 _TOOL_BEFORE = frozenset(("with", "using", "via"))
 _NUMBER_AFTER_RE = re.compile(r"\s*(?:[<>=~!]=?\s*|v)?\d[\w.]*(?<!\.)")
 _VERSION_AFTER_RE = re.compile(r"\s*(?:[<>=~!]=?\s*|v)?\d+\.\d")
@@ -158,7 +170,8 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
             after = words[i + 1][1].lower()
         versioned = bool(_VERSION_AFTER_RE.match(scanner.text, start + len(word)))
         named = _inside(start, draft.name_spans) or word.lower() in draft.software
-        kinds.append(_classify(word, before, after, named, versioned, filler))
+        placed = bool(_PLACED_RE.match(scanner.text, start + len(word)))
+        kinds.append(_classify(word, before, after, named, versioned, filler, placed))
     _names_in_lists(scanner.original, words, kinds, draft)
     _lists_of_unread(scanner.original, words, kinds)
     _feature_typos(scanner, words, kinds, draft)
@@ -206,7 +219,13 @@ def is_prose(word: str, filler: frozenset[str] | None = None) -> bool:
 
 
 def _classify(
-    word: str, before: str, after: str, named: bool, versioned: bool, filler: frozenset[str]
+    word: str,
+    before: str,
+    after: str,
+    named: bool,
+    versioned: bool,
+    filler: frozenset[str],
+    placed: bool = False,
 ) -> str:
     """``prose``, ``name``, ``vendor``, ``hardware`` or ``unread`` for one leftover word.
 
@@ -232,6 +251,11 @@ def _classify(
         return "name"
     if before in _TOOL_BEFORE and word.islower() and (not after or after in filler):
         return "name"  # "assemble it with hifiasm.", "using optuna for the search"
+    if after in _JOB_NOUNS and "-" not in word and (_could_be_name(word) or word.isupper()):
+        return "name"  # "my optuna sweep", "an IO500 run", "stream benchmark"
+    runs = before in _RUN_VERBS or before in _TOOL_BEFORE or not before
+    if placed and runs and "-" not in word and (_could_be_name(word) or word.isupper()):
+        return "name"  # "run cholla on 2 nodes": the thing placed on the resources
     if name_shaped(word):
         return "name" if "-" not in word or _is_name_compound(lower, filler) else "unread"
     if near_catalogue_name(word) is not None:
