@@ -369,3 +369,48 @@ def test_gpu_memory_is_never_node_memory(text: str) -> None:
     req = parse(text)
     assert req.compute.memory_gb_per_node is None
     assert req.unresolved
+
+
+@pytest.mark.parametrize(
+    ("text", "package"),
+    [
+        ("please run vortexsim on 8 nodes", "vortexsim"),
+        ("launch quokka across 4 nodes", "quokka"),
+        ("my hyperopt sweep needs 2 GPUs", "hyperopt"),
+        ("an IO500 run on 10 nodes", "io500"),
+    ],
+)
+def test_a_name_where_a_program_stands(text: str, package: str) -> None:
+    assert package in names(parse(text))
+
+
+@pytest.mark.parametrize(
+    "text", ["the data lives on 2 nodes", "results sit on Lustre", "a parameter sweep on 4 nodes"]
+)
+def test_prose_placed_on_resources_is_not_a_package(text: str) -> None:
+    assert not parse(text).software
+
+
+@pytest.mark.parametrize(
+    ("text", "gbps"), [("100G InfiniBand", 100.0), ("a 25G ethernet link", 25.0)]
+)
+def test_a_g_on_a_link_is_a_speed_not_memory(text: str, gbps: float) -> None:
+    req = parse(text)
+    assert req.network is not None and req.network.min_speed_gbps == gbps
+    assert req.compute.memory_gb_per_node is None
+
+
+def test_a_restatement_in_brackets_is_one_mention() -> None:
+    req = parse("either LAMMPS or GROMACS built without CUDA (gromacs~cuda)")
+    assert [{o.name for o in c.any_of} for c in req.alternatives] == [{"lammps", "gromacs"}]
+
+
+@pytest.mark.parametrize("typo", ["tommorow", "tomorow", "tmrw"])
+def test_tomorrow_misspelled_is_still_a_deadline(typo: str) -> None:
+    assert parse(f"results by {typo}").deadline == datetime(2026, 3, 11, 23, 59, 59, tzinfo=UTC)
+
+
+def test_a_misspelled_network_word_under_negation_is_an_exclusion() -> None:
+    req = parse("dont need a low-latncy network")
+    assert Feature.LOW_LATENCY in req.excluded
+    assert req.network is None
