@@ -28,6 +28,7 @@ from rapidfuzz.distance import OSA
 
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.draft import Draft, Mention
+from endpoint_plugins.parsing.english import english_word
 from endpoint_plugins.parsing.scanner import Scanner, lookup, squash
 from providers.wire.requirements import GpuVendor
 
@@ -140,8 +141,8 @@ def near_catalogue_name(word: str) -> str | None:
     eight letters or more: "states" is not "rstats", "radio" is not "adios2".
     """
     key = squash(word)
-    if len(key) < 4:
-        return None
+    if len(key) < 4 or english_word(word):
+        return None  # a real word ("lamps", "states") is not a misspelt package
     spellings = _catalogue_spellings()
     found = typo_of(key, tuple(spellings), 1 if len(key) < 8 else 2)
     return spellings[found] if found else None
@@ -247,14 +248,19 @@ def _classify(
         return "unread"  # "lic.example.ac.uk" is a host, not a package
     if _near_feature_word(lower):
         return "unread"
-    if named or (before in _NAME_BEFORE or after in _NAME_AFTER) and word.islower():
+    if named:
         return "name"
-    if before in _TOOL_BEFORE and word.islower() and (not after or after in filler):
+    # Context makes a package of a word no dictionary knows; an English word stays unread.
+    foreign = not english_word(word)
+    if foreign and (before in _NAME_BEFORE or after in _NAME_AFTER) and word.islower():
+        return "name"
+    if foreign and before in _TOOL_BEFORE and word.islower() and (not after or after in filler):
         return "name"  # "assemble it with hifiasm.", "using optuna for the search"
-    if after in _JOB_NOUNS and "-" not in word and (_could_be_name(word) or word.isupper()):
-        return "name"  # "my optuna sweep", "an IO500 run", "stream benchmark"
+    plain = foreign and "-" not in word and (_could_be_name(word) or word.isupper())
+    if plain and after in _JOB_NOUNS:
+        return "name"  # "my optuna sweep", "an IO500 run"
     runs = before in _RUN_VERBS or before in _TOOL_BEFORE or not before
-    if placed and runs and "-" not in word and (_could_be_name(word) or word.isupper()):
+    if plain and placed and runs:
         return "name"  # "run cholla on 2 nodes": the thing placed on the resources
     if name_shaped(word):
         return "name" if "-" not in word or _is_name_compound(lower, filler) else "unread"
@@ -360,6 +366,8 @@ def _names_in_lists(
                 continue
             if not (word.islower() or word[:1].isupper()):
                 continue
+            if kind == "unread" and not _shaped_like_a_list_item(word):
+                continue  # "processing", "quickly": English morphology, not a package
             end = start + len(word)
             if any(_LIST_JOIN_RE.match(original[e:start]) for _, e in named if e <= start) or any(
                 _LIST_JOIN_RE.match(original[end:s]) for s, _ in named if s >= end
@@ -382,7 +390,12 @@ def _lists_of_unread(original: str, words: list[tuple[int, str]], kinds: list[st
                 break
             j += 1
         run = [slots[k] for k in range(i, j + 1)]
-        if len(run) > 1 and all(_could_be_name(words[k][1]) for k in run):
+        listed = [words[k][1] for k in run]
+        if (
+            len(run) > 1
+            and all(_shaped_like_a_list_item(w) for w in listed)
+            and any(not english_word(w) for w in listed)  # "xformers and diffusers"
+        ):
             for k in run:
                 kinds[k] = "name"
         i = j + 1
@@ -392,10 +405,25 @@ _JOINERS = frozenset(("and", "or", "plus"))
 _ENGLISH_ENDINGS = ("ly", "tion", "sion", "ness", "ment", "ing", "ed", "ies", "ous", "ful")
 
 
+def _shaped_like_a_list_item(word: str) -> bool:
+    """A word that may be a package when listed with packages: not shaped by English
+    morphology ("processing", "quickly"); a dictionary word may still be one ("diffusers")."""
+    return (
+        (word.islower() or word[:1].isupper())
+        and len(word) > 2
+        and not word.lower().endswith(_ENGLISH_ENDINGS)
+    )
+
+
 def _could_be_name(word: str) -> bool:
     """Lower case, long enough, and not shaped by English morphology ("quickly", "widgets"
     can be; "processing", "quickly" cannot)."""
-    return word.islower() and len(word) > 2 and not word.endswith(_ENGLISH_ENDINGS)
+    return (
+        word.islower()
+        and len(word) > 2
+        and not word.endswith(_ENGLISH_ENDINGS)
+        and not english_word(word)
+    )
 
 
 _NEGATED_BEFORE_RE = re.compile(

@@ -268,10 +268,16 @@ def test_a_deadline_and_a_walltime_together() -> None:
 # -- 9. typos ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("typo", ["pytroch", "tensroflow", "gromcas", "lamps", "openfaom"])
+@pytest.mark.parametrize("typo", ["pytroch", "tensroflow", "gromcas", "lammmps", "openfaom"])
 def test_a_misspelled_package_is_kept_as_written(typo: str) -> None:
     """The site check then says "did you mean ..."; the parser never substitutes."""
     assert typo in names(parse(f"need {typo} on one node"))
+
+
+def test_a_typo_that_is_an_english_word_stays_unresolved() -> None:
+    """ "lamps" for LAMMPS is a word of its own: not taken for a package, still not dropped."""
+    req = parse("need lamps on one node")
+    assert "lamps" not in names(req) and "lamps" in req.unresolved
 
 
 # -- 10. alternatives -------------------------------------------------------------------------

@@ -1,0 +1,47 @@
+"""Is a word English? The open vocabulary asks before it takes an unknown word for a package.
+
+An unknown word that is English ("triton", "recipe", "states") is far more often prose than a
+package name, so context alone ("run X on 2 nodes", "X and Y") does not make it a package: it
+stays an unresolved phrase, which blocks READY just the same. A word no dictionary knows
+("optuna", "hifiasm", "xformers") is the package. The dictionaries are GCIDE and Webster's
+Second International, as the ``english-words`` package ships them, with plural and verb
+endings stripped, since both list base forms.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from english_words import get_english_words_set
+
+
+@cache
+def _words() -> frozenset[str]:
+    return frozenset(get_english_words_set(["gcide", "web2"], lower=True, alpha=True))
+
+
+def english_word(word: str) -> bool:
+    """Whether ``word`` (any case) is an English word or an inflection of one."""
+    lower = word.lower()
+    if not lower.isalpha() or len(lower) < 3:
+        return False
+    words = _words()
+    return any(stem in words for stem in _stems(lower))
+
+
+def _stems(word: str) -> list[str]:
+    """The word and the base forms its ending may hide (states, studies, relied, mixing)."""
+    stems = [word]
+    if word.endswith("ies"):
+        stems.append(word[:-3] + "y")
+    if word.endswith("es"):
+        stems.append(word[:-2])
+    if word.endswith("s"):
+        stems.append(word[:-1])
+    if word.endswith("ed"):
+        stems += [word[:-2], word[:-1], word[:-3] + "y" if word.endswith("ied") else word[:-2]]
+    if word.endswith("ing"):
+        stems += [word[:-3], word[:-3] + "e"]
+    if word.endswith("ly"):
+        stems.append(word[:-2])
+    return stems
