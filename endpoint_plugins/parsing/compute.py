@@ -85,6 +85,7 @@ _CPU_OR_GPU_RE = re.compile(
 _GPU_OPTIONAL_RE = re.compile(
     rf"(?<!\w)(?:{_GPU_WORD}|gpu\s+acceleration|gpu\s+support)\s+(?:is\s+|are\s+)?"
     r"(?:optional|if\s+(?:one\s+is\s+|they\s+are\s+|it\s+is\s+)?available|nice\s+to\s+have|"
+    r"would\s+be\s+(?:nice|faster|better|a\s+plus|welcome|a\s+bonus)|are\s+a\s+plus|"
     r"a\s+(?:nice\s+)?bonus|welcome\s+but\s+not\s+required|helps?\s+but\s+(?:is|are)n'?t\s+"
     r"required)(?!\w)",
     FLAGS,

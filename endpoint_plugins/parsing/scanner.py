@@ -180,7 +180,8 @@ SIZE = (
 """An amount of bytes: "64 GB", "512GB", "1.5 TiB", "64G" (one-letter units only attached)."""
 
 PER_NODE = (
-    r"(?:\s*(?:per|/|each|every|on\s+each|on\s+every|in\s+each|for\s+each|a)\s*-?\s*"
+    r"(?:\s*(?:on|in|for)\s+each\s+of\s+(?:the\s+|those\s+|these\s+)?\x00+"
+    r"|\s*(?:per|/|each|every|on\s+each|on\s+every|in\s+each|for\s+each|a)\s*-?\s*"
     r"(?:node|host|machine|server|instance|vm)(?!\w)"
     r"|\s*(?:each|apiece|per[\s-]node)(?!\w))"
 )

@@ -111,7 +111,7 @@ _EXPLICIT_SPEC = (
 """A version that says it is one, after a variant: "GROMACS with CUDA, version 2024 or later"."""
 _WITH_VARIANT_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*[,(]?\s*"
-    r"(?:(?:that\s+is\s+|which\s+is\s+)?(?:built|compiled|configured)\s+)?"
+    r"(?P<built>(?:that\s+is\s+|which\s+is\s+)?(?:built|compiled|configured)\s+)?"
     rf"(?P<how>with|without|w/o|w/|minus|plus)\s+(?:the\s+)?(?:(?P<v>{_VARIANT_WORDS})"
     r"(?P<support>\s+(?:support|enabled|backend|acceleration|offload|package|variant))?)"
     r"(?![\w-]|\.\w|\s+v?\d)"
@@ -213,6 +213,7 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
             how in ("with", "w/", "plus")
             and variant not in _GPU_VARIANTS
             and not m.group("support")
+            and not m.group("built")
         ):
             return False  # "LAMMPS with MPI" asks for MPI; "HDF5 with MPI support" is +mpi
         sign = "~" if how in ("without", "w/o", "minus") else "+"

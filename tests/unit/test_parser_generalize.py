@@ -420,3 +420,32 @@ def test_a_misspelled_network_word_under_negation_is_an_exclusion() -> None:
     req = parse("dont need a low-latncy network")
     assert Feature.LOW_LATENCY in req.excluded
     assert req.network is None
+
+
+@pytest.mark.parametrize(
+    ("text", "package", "variants"),
+    [
+        ("Quantum ESPRESSO compiled with ELPA", "quantum-espresso", ("+elpa",)),
+        ("cp2k built with plumed", "cp2k", ("+plumed",)),
+        ("an MPI-enabled build of netcdf-fortran", "netcdf-fortran", ("+mpi",)),
+    ],
+)
+def test_build_words_make_any_option_a_variant(text: str, package: str, variants) -> None:
+    found = [s for s in parse(text).software if s.name == package]
+    assert found and found[0].variants == variants
+
+
+@pytest.mark.parametrize("text", ["16 cores on each of 2 nodes", "16 cores in each of the 2 nodes"])
+def test_on_each_of_the_nodes(text: str) -> None:
+    assert parse(text).compute.model_dump(exclude_defaults=True) == {
+        "nodes": 2,
+        "cores_per_node": 16,
+    }
+
+
+@pytest.mark.parametrize(
+    "text", ["CPUs are fine, GPUs would be faster", "GPUs would be nice but are not needed"]
+)
+def test_gpus_that_would_help_are_optional(text: str) -> None:
+    req = parse(text)
+    assert req.compute.gpu_logic is GpuLogic.OR or Feature.GPU in req.excluded
