@@ -137,8 +137,16 @@ async def _ask(broker: Broker, args: argparse.Namespace, command: list[str]) -> 
 
 def _show_unparsed(result: NegotiationResult) -> None:
     req = result.request.requirements
-    if req is not None and req.unparsed:
-        err_console.print(f"[dim]not understood: {', '.join(req.unparsed)}[/]", highlight=False)
+    if req is not None and req.unresolved:
+        quoted = ", ".join(repr(p) for p in req.unresolved)
+        err_console.print(
+            f"[yellow]could not read {quoted}[/]: no site can be READY on it; rephrase it (a "
+            "package with a version, a GPU model) or remove it",
+            highlight=False,
+        )
+    ignored = [u for u in (req.unparsed if req is not None else ()) if u not in req.unresolved]
+    if ignored:
+        err_console.print(f"[dim]ignored: {', '.join(ignored)}[/]", highlight=False)
     if result.verdict is Verdict.NEEDS_INFORMATION:
         console.print("[magenta]NEEDS_INFORMATION[/]: please add " + " ".join(result.missing))
 
