@@ -159,16 +159,19 @@ WORD_END = r"(?![\w+]|[-.][^\W\d_])"
 """After a name: no more name ("nccl-tests" is not "nccl", "llama.cpp" not "llama")."""
 
 NUMBER_WORD = alternation(lexicon.NUMBER_WORDS) + r"(?!\w)"
-COUNT = rf"(?:(?<![\w.,$])\d{{1,7}}(?![\d.,]\d)|(?<!\w){NUMBER_WORD})"
+NOT_NEGATIVE = r"(?<![\s(=:,~\[]-)(?<!^-)"
+"""Before a number: not a minus sign. "-1 nodes", "for -3 hours" are never read as amounts;
+they stay in the text, where the open vocabulary quotes them as unresolved."""
+COUNT = rf"(?:{NOT_NEGATIVE}(?<![\w.,$])\d{{1,7}}(?![\d.,]\d)|(?<!\w){NUMBER_WORD})"
 """A whole count: digits, or a number word ("two", "a", "a couple of")."""
 
 COUNT_NO_ARTICLE = (
-    rf"(?:(?<![\w.,$])\d{{1,7}}(?![\d.,]\d)"
+    rf"(?:{NOT_NEGATIVE}(?<![\w.,$])\d{{1,7}}(?![\d.,]\d)"
     rf"|(?<!\w)(?!(?:a|an)\s)(?:{alternation(lexicon.NUMBER_WORDS)})(?!\w))"
 )
 """A count that is not just the article: "a CPU or GPU build" counts no cores."""
 
-DECIMAL = r"(?<![\w.,$])\d{1,7}(?:\.\d{1,4})?(?![\d.]\d)"
+DECIMAL = rf"{NOT_NEGATIVE}(?<![\w.,$])\d{{1,7}}(?:\.\d{{1,4}})?(?![\d.]\d)"
 
 _LONG_SIZE_UNITS = [u for u in lexicon.SIZE_UNITS_GB if len(u) > 1]
 _SHORT_SIZE_UNITS = [u for u in lexicon.SIZE_UNITS_GB if len(u) == 1]

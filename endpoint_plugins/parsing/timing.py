@@ -18,6 +18,7 @@ from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.draft import Draft, Mention
 from endpoint_plugins.parsing.scanner import (
     FLAGS,
+    NOT_NEGATIVE,
     NUMBER_WORD,
     Scanner,
     alternation,
@@ -39,7 +40,7 @@ _SEGMENT = (
 )
 _HALF = r"(?:\s+and\s+(?:a\s+)?half(?!\w))?"
 DURATION = (
-    rf"(?<![\w.,$:])(?:{alternation(lexicon.DURATION_PHRASES_S)}(?!\w)"
+    rf"{NOT_NEGATIVE}(?<![\w.,$:])(?:{alternation(lexicon.DURATION_PHRASES_S)}(?!\w)"
     rf"|{_SEGMENT}(?:\s*(?:,\s*|and\s+)?{_SEGMENT}){{0,3}}{_HALF})"
 )
 """A duration: "2 hours", "1.5 days", "an hour", "2h30m", "1 day and 4 hours", "half an hour"."""

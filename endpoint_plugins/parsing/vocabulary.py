@@ -476,6 +476,8 @@ _AMOUNT_WORDS = frozenset(
     """.split()
 )
 _DIGIT_RE = re.compile(r"\d")
+_NEGATIVE_RE = re.compile(r"(?<![\w.])-\d")
+"""A negative number left over ("= -2 GPUs"): an amount no field can take, so quoted."""
 
 
 def _segments(text: str) -> list[tuple[int, str]]:
@@ -498,7 +500,8 @@ def _stray_amounts(scanner: Scanner, draft: Draft) -> None:
         if not _DIGIT_RE.search(segment):
             continue
         words = {w.lower() for w in re.findall(r"[A-Za-z]+", segment)}
-        if not words & _AMOUNT_WORDS:
+        negative = _NEGATIVE_RE.search(segment)
+        if not words & _AMOUNT_WORDS and not negative:
             continue
         tokens = [
             m

@@ -449,3 +449,13 @@ def test_on_each_of_the_nodes(text: str) -> None:
 def test_gpus_that_would_help_are_optional(text: str) -> None:
     req = parse(text)
     assert req.compute.gpu_logic is GpuLogic.OR or Feature.GPU in req.excluded
+
+
+@pytest.mark.parametrize(
+    "text", ["-1 nodes", "lammps on -4 nodes", "-5 GB of memory", "for -3 hours", "= -2 GPUs"]
+)
+def test_a_negative_amount_is_never_read_as_a_positive_one(text: str) -> None:
+    req = parse(text)
+    c = req.compute
+    assert c.nodes is None and c.memory_gb_per_node is None and c.walltime_s is None
+    assert c.gpus_per_node in (None, 1) and req.unresolved  # quoted: blocks READY
