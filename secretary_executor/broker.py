@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from endpoint_plugins.parsing import parse_requirements, split_command
+from endpoint_plugins.parsing.parser import MAX_INPUT_CHARS as MAX_REQUEST_CHARS
 from endpoint_plugins.secretary import DispatchPlan
 from providers.wire import (
     DispatchReceipt,
@@ -89,13 +90,18 @@ class Broker:
 
         Structured ``requirements`` win over the text; an explicit ``command`` wins over one
         in backticks. Never raises for odd text: what is not understood is in
-        ``requirements.unparsed``. ``parser`` replaces the deterministic parser, e.g.
+        ``requirements.unparsed``; text beyond ``MAX_REQUEST_CHARS`` is cut, with a note there.
+        ``parser`` replaces the deterministic parser, e.g.
         ``lambda t: parse_with_llm(t, config)[0]`` for the hybrid strategy (which itself falls
         back to the deterministic parser when the model fails).
         """
         remaining, from_text = split_command(text)
         if requirements is None:
             requirements = (parser or parse_requirements)(remaining)
+        if len(text) > MAX_REQUEST_CHARS:
+            # The parser read (and noted) only the first MAX_REQUEST_CHARS; the request keeps
+            # the same text, so what sites see matches what was read.
+            text = text[:MAX_REQUEST_CHARS]
         return JobRequest(
             text=text,
             requirements=requirements,

@@ -154,7 +154,7 @@ def _build(
             "budget_usd": draft.budget.value if draft.budget else None,
             "excluded": tuple(draft.excluded),
         }
-        unresolved = _limit(draft.unresolved)
+        unresolved = _limit([*notes, *draft.unresolved])  # unread text may hold a requirement
         blanked = [u for u in draft.unresolved if not any(u in f or f in u for f in fragments)]
         unparsed = _limit([*notes, *draft.notes, *blanked, *fragments])
         return Requirements(**parts, unresolved=unresolved, unparsed=unparsed, source_text=source)

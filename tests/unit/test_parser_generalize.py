@@ -459,3 +459,13 @@ def test_a_negative_amount_is_never_read_as_a_positive_one(text: str) -> None:
     c = req.compute
     assert c.nodes is None and c.memory_gb_per_node is None and c.walltime_s is None
     assert c.gpus_per_node in (None, 1) and req.unresolved  # quoted: blocks READY
+
+
+def test_text_past_the_limit_is_cut_with_a_note_that_blocks_ready() -> None:
+    from secretary_executor.broker import Broker
+    from secretary_executor.sites.fleet import demo_fleet
+
+    request = Broker(demo_fleet()).prepare("lammps on 2 nodes " + "x " * 15_000)
+    assert len(request.text) == 20_000
+    assert request.requirements is not None
+    assert any("input truncated" in u for u in request.requirements.unresolved)
