@@ -82,6 +82,12 @@ _CPU_OR_GPU_RE = re.compile(
     FLAGS,
 )
 """GPUs as an option, not a must: "a CPU or GPU build", "on CPU or 2 GPUs per node"."""
+_GPU_OR_CPU_RE = re.compile(
+    rf"(?<!\w)(?:{_GPU_WORD})\s*,?\s*or\s+(?:on\s+)?(?:plain\s+|regular\s+|just\s+|normal\s+)?"
+    r"(?:cpus?|cpu\s+nodes?|cpu[\s-]only(?:\s+nodes?)?)(?!\w)",
+    FLAGS,
+)
+"""The same, GPUs first: "runs on GPUs, or on plain CPUs if nothing else is free"."""
 _GPU_OPTIONAL_RE = re.compile(
     rf"(?<!\w)(?:{_GPU_WORD}|gpu\s+acceleration|gpu\s+support)\s+(?:is\s+|are\s+)?"
     r"(?:optional|if\s+(?:one\s+is\s+|they\s+are\s+|it\s+is\s+)?available|nice\s+to\s+have|"
@@ -262,6 +268,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_CPU_ONLY_RE, cpu_only)
     scanner.take(_CPU_OR_GPU_RE, cpu_or_gpu)
     scanner.take(_GPU_OPTIONAL_RE, cpu_or_gpu)
+    scanner.take(_GPU_OR_CPU_RE, cpu_or_gpu)
     scanner.take(_NODES_RE, nodes)
     scanner.take(_NODES_KEY_RE, nodes)
     _extract_counts(scanner, draft, node_spans)
@@ -336,7 +343,8 @@ def _pair(scanner: Scanner, draft: Draft, found: list[_Found]) -> list[Count]:
 
 _ATTACHED_LATER_RE = re.compile(
     r"\s*(?:,\s*)?(?:with|w/|having|of|\(|:|each\s+with)\s*(?:(?:at\s+least|minimum|min)\s+)?"
-    r"(?:\x00+\s*(?:,|and|&|\+|plus)?\s*(?:(?:at\s+least|minimum|min)\s+)?)+",
+    r"(?:(?:\x00+|\d{1,5}(?:\.\d{1,3})?\s*(?:tb|gb|tib|gib)\s*(?:of\s+)?(?:ram|memory|mem)?)"
+    r"\s*(?:,|and|&|\+|plus)?\s*(?:(?:at\s+least|minimum|min)\s+)?)+",
     FLAGS,
 )
 """Several amounts after one node phrase: "one node with minimum 2 TB of memory and 64 cores"."""

@@ -61,7 +61,7 @@ _FEATURE_WORDS: dict[Feature, tuple[str, ...]] = {
 _SPELLING = {s: f for f, spellings in _FEATURE_WORDS.items() for s in spellings}
 _FEATURE = alternation(_SPELLING)
 _ARTICLE = r"(?:(?:a|an|any|the|some)\s+)?"
-_NEED = r"(?:need|needs|require|requires|use|uses|want|rely\s+on|depend\s+on)"
+_NEED = r"(?:need|needs|require|requires|use|uses|using|want|rely\s+on|depend\s+on)"
 _NOT = (
     r"(?:don'?t|do\s+not|doesn'?t|does\s+not|won'?t|will\s+not|shouldn'?t|should\s+not|"
     r"didn'?t|can'?t|cannot|can\s+not|not|never)"

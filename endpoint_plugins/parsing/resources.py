@@ -68,7 +68,7 @@ _STORAGE_SIZE_FIRST_RE = re.compile(
     FLAGS,
 )
 _STORAGE_KIND_FIRST_RE = re.compile(
-    rf"(?<![\w.-]){_KIND}{_KIND_NOUN}\s*(?:with|of|having|:|>=)?\s*(?:at\s+least\s+)?"
+    rf"(?<![\w.-]){_KIND}{_KIND_NOUN}\s*(?:with|of|having|for|:|>=)?\s*(?:at\s+least\s+)?"
     rf"{SIZE}(?:\s+(?:of\s+)?(?:free\s+)?(?:space|free|available))?",
     FLAGS,
 )

@@ -74,7 +74,11 @@ _PRE_OP = (
     rf"(?:(?P<preop>{OPERATOR_WORDS})\s+(?:the\s+)?"
     r"(?:(?:version|release)s?\s+(?:of\s+)?)?)?"
 )
-_OR_VERSION = r"(?P<orver>\s*,?\s*or\s+(?:version\s+|v)?\d{1,4}\.\d[\w.]{0,20}(?![\w.]))?"
+_OR_VERSION = (
+    r"(?P<orver>(?:\s*,\s*(?:version\s+|v)?\d{1,4}\.\d[\w.]{0,20}(?![\w.])){0,4}"
+    r"\s*,?\s*or\s+(?:version\s+|v)?\d{1,4}\.\d[\w.]{0,20}(?![\w.]))?"
+)
+"""More exact versions of the same package: "python 3.9, 3.10 or 3.11"."""
 _CATALOGUE_RE = re.compile(
     rf"{WORD_START}{_PRE_OP}(?P<name>{_CATALOGUED})"
     rf"(?P<attached>\d[\d.]{{0,20}})?{WORD_END}{_WITH_SPEC}{_OR_VERSION}",
@@ -247,11 +251,13 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         constraints = _apply_operator(m.group("preop"), constraints)
         orver = m.group("orver")
         if orver and len(constraints) == 1 and constraints[0].op is Comparator.EQ:
-            other = clean_version(
-                re.sub(r"^\W*or\s+(?:version\s+|v)?", "", orver.strip(), flags=FLAGS)
-            )
-            if other:
-                draft.version_choices.append((name, [constraints[0].version, other]))
+            others = [
+                v
+                for found in re.findall(r"\d{1,4}\.\d[\w.]{0,20}", orver)
+                if (v := clean_version(found))
+            ]
+            if others:
+                draft.version_choices.append((name, [constraints[0].version, *others]))
                 draft.add_software(name, [], m.span())
                 return True
         draft.add_software(name, constraints, m.span())

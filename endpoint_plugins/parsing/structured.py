@@ -26,7 +26,7 @@ from endpoint_plugins.parsing.constraints import parse_constraints
 from endpoint_plugins.parsing.draft import Count, Draft, Mention
 from endpoint_plugins.parsing.scanner import FLAGS, SIZE, Scanner, size_in_gb, squash
 from endpoint_plugins.parsing.timing import duration_seconds, hms_seconds
-from providers.wire.requirements import Feature, StorageKind
+from providers.wire.requirements import Feature, GpuVendor, StorageKind
 
 MAX_JSON_CHARS = 10_000
 _JSON_START_RE = re.compile(r"[{\[]")
@@ -71,7 +71,9 @@ def _json_lines(value: object, key: str = "") -> list[str]:
     if isinstance(value, dict):
         lines: list[str] = []
         for k, v in list(value.items())[:200]:
-            lines.extend(_json_lines(v, str(k)))
+            # {"gpu": {"count": 2}} is gpu_count; a container of sections adds nothing
+            child = str(k) if not key or key.lower() in _JSON_SECTIONS else f"{key}_{k}"
+            lines.extend(_json_lines(v, child))
         return lines
     if isinstance(value, list):
         if all(not isinstance(v, dict | list) for v in value):
@@ -82,6 +84,12 @@ def _json_lines(value: object, key: str = "") -> list[str]:
             ]
         return [line for v in value[:200] for line in _json_lines(v, key)]
     return [f"{key}: {_scalar(value)}" if key else _scalar(value)]
+
+
+_JSON_SECTIONS = frozenset(
+    "resources requirements compute job spec request hardware resource needs limits".split()
+)
+"""JSON keys that only group others: their children keep their own names."""
 
 
 def _is_package(value: object) -> bool:
@@ -146,7 +154,12 @@ def _gpus(per_node: bool | None) -> Handler:
 
     def handle(draft: Draft, value: str, text: str) -> bool:
         word = squash(value)
-        if word in ("optional", "any", "ifavailable", "nicetohave"):
+        first = squash(value.split("(")[0].split(",")[0])
+        if first in _NOT_WANTED or word in _NOT_WANTED:
+            draft.compute.cpu_only = Mention(True, text)
+            draft.exclude(Feature.GPU)
+            return True
+        if first in ("optional", "any", "ifavailable", "nicetohave", "welcome", "preferred"):
             draft.compute.gpu_or = True
             draft.compute.gpu_mentioned = True
             return True
@@ -241,6 +254,23 @@ def _seconds(value: str, unit_s: int | None) -> int | None:
     return duration_seconds(value)
 
 
+def _vendor(draft: Draft, value: str, text: str) -> bool:
+    vendor = {"nvidia": GpuVendor.NVIDIA, "amd": GpuVendor.AMD, "intel": GpuVendor.INTEL}.get(
+        squash(value)
+    )
+    if vendor is None:
+        return False
+    draft.compute.gpu_vendor.append(Mention(vendor, text))
+    return True
+
+
+def _rootless(draft: Draft, value: str, text: str) -> bool:
+    if squash(value) not in _TRUTHY:
+        return squash(value) in _FALSY
+    draft.rootless = True
+    return True
+
+
 def _budget(draft: Draft, value: str, text: str) -> bool:
     m = re.fullmatch(
         r"\s*(?:\$|usd\s*)?(\d{1,3}(?:,\d{3})+|\d{1,9})(?:\.(\d{1,2}))?\s*(k)?\s*"
@@ -328,9 +358,15 @@ _KEYS: dict[str, Handler] = {
     **dict.fromkeys(("totalmemory", "memtotal", "totalmem", "memorytotal"), _memory("total")),
     **dict.fromkeys(("mempercpu", "mempercore", "memorypercore", "pmem"), _memory("core")),
     **dict.fromkeys(
-        ("time", "walltime", "runtime", "timelimit", "duration", "wallclock"), _walltime(None)
+        ("time", "walltime", "runtime", "timelimit", "duration", "wallclock", "wall", "maxtime"),
+        _walltime(None),
     ),
-    **dict.fromkeys(("walltimehours", "hours", "runtimehours", "timehours"), _walltime(3600)),
+    **dict.fromkeys(
+        ("walltimehours", "hours", "runtimehours", "timehours", "maxhours", "hoursmax"),
+        _walltime(3600),
+    ),
+    **dict.fromkeys(("gpuvendor", "vendor", "gpumaker"), _vendor),
+    **dict.fromkeys(("rootless", "containerrootless"), _rootless),
     **dict.fromkeys(("walltimeminutes", "walltimemin", "minutes", "timeminutes"), _walltime(60)),
     **dict.fromkeys(
         ("budget", "maxcost", "maxbudget", "budgetusd", "costlimit", "maxusd"), _budget
@@ -386,7 +422,7 @@ _LONG_VALUED = (
 )
 _LONG_SPACED_RE = re.compile(rf"(?<![\w-])--(?P<key>{_LONG_VALUED})\s+(?P<value>{_VALUE})", FLAGS)
 _SHORT_FLAG_RE = re.compile(
-    rf"(?<![\w-])-(?P<key>[A-Za-z]|np)(?:\s*=\s*|\s+|(?=\d))(?P<value>{_VALUE})", FLAGS
+    rf"(?<![\w-])-(?P<key>[A-Za-z]|np|gpu)(?:\s*=\s*|\s+|(?=\d))(?P<value>{_VALUE})", FLAGS
 )
 _FLAG_CONTEXT_RE = re.compile(
     r"(?<![\w-])(?:sbatch|salloc|srun|qsub|bsub|mpirun|mpiexec|flux\s+(?:run|submit|batch))"
@@ -400,7 +436,10 @@ _COMMANDS_RE = re.compile(
 _FILE_RE = re.compile(
     r"(?<![\w/.-])(?:\.{0,2}/)?[\w./-]*\w\.(?:sh|pbs|slurm|sbatch|bsub|lsf|job|py|jl|r|m|in|"
     r"inp|cfg|conf|ini|ya?ml|json|txt|csv|h5|nc|sif|img|tar|gz|log|out|dat|xyz|pdb|mdp|tpr|"
-    r"gro|top|lmp|data|ipynb|toml|exe)(?![\w.])|(?<![\w])\./[\w./-]+",
+    r"gro|top|lmp|data|ipynb|toml|exe|sdf|mol2|pdbqt|fasta|fa|fastq|fq|bam|cram|vcf|bed|gtf|"
+    r"h5ad|nii|dcd|xtc|trr|parquet|zarr|npy|npz|pt|ckpt|gguf|safetensors|tif|tiff|png|jpg|"
+    r"mp4|wav|flac|grib|grb2|pbf|shp|las|laz|root|sav|mat|xlsx|zip)(?![\w.])"
+    r"|(?<![\w])\./[\w./-]+",
     FLAGS,
 )
 """Script and data file names, and ``./program`` paths: what the job runs, not a requirement."""
@@ -479,6 +518,10 @@ _RUNTIME_LINE_RE = re.compile(
 )
 
 
+_NAME_KEYS = frozenset(
+    "job run experiment case title study task purpose campaign tag label".split()
+)
+"""Keys that name the job ("job: climate-postproc"): a single-word value is its name."""
 _SCOPED_VALUE_RE = re.compile(
     r"^\s*(?P<value>[\w.:]+(?:\s*(?:gb|g|tb|t|gib|tib|mb))?)\s*(?:(?P<node>per\s+node|/\s*node|"
     r"each|per\s+host)|(?P<total>total|in\s+total|overall|across\s+(?:all\s+)?nodes))\s*$",
@@ -533,6 +576,11 @@ class _Pairs:
         text = m.group(0)
         if letter == "np":
             return _cores(per_node=False)(self.draft, value, text)
+        if letter == "gpu":  # LSF: -gpu "num=4" is GPUs per host
+            num = re.search(r"num=(\d{1,3})", value)
+            if num:
+                self.draft.compute.gpus.append(Count(int(num.group(1)), text, per_node=True))
+            return True
         table = {"pbs": _PBS_FLAGS, "lsf": _LSF_FLAGS}.get(self.dialect, _SLURM_FLAGS)
         key = table.get(letter)
         if key is None:
@@ -547,6 +595,9 @@ class _Pairs:
             ptile = _PTILE_RE.search(value)
             if ptile:
                 self.draft.compute.cores.append(Count(int(ptile.group("n")), text, per_node=True))
+            hosts = re.search(r"span\[hosts=(\d{1,5})\]", value)
+            if hosts:
+                self.draft.compute.nodes.append(Mention(int(hosts.group(1)), text))
             return True
         return self._apply(m, key, value, unknown="unresolved")
 
@@ -595,11 +646,11 @@ class _Pairs:
             return True
         if key == "constraint" and _model(self.draft, value, text):
             return True  # "--constraint=a100": a GPU model; other features stay unresolved
-        if key in ("job", "run", "experiment", "case", "title", "study") and " " not in value:
+        if key in _NAME_KEYS and " " not in value:
             return True  # "job: climate-postproc" names the job
         is_text = key in _TEXT_KEYS or key in _SOFTWARE_KEYS
-        if unknown == "prose" and not is_text:
-            return False
+        if unknown == "prose" and not is_text and "_" not in raw_key:
+            return False  # "Note: ...": prose; "ligand_library: ..." is a key of a form
         if unknown == "unresolved" and not is_text:
             self.draft.unresolved.append(_clean(text))
             return True

@@ -66,9 +66,12 @@ _RUN_FOR_RE = re.compile(
     r"(?:(?:about|around|approximately|roughly|up\s+to|at\s+most)\s+)?)?"
     rf"(?P<dur>{DURATION})"
     rf"(?:\s+(?:of\s+)?{alternation(lexicon.WALLTIME_WORDS)}(?!\w))?"
-    r"(?:\s+(?:max(?:imum)?|tops|at\s+most|or\s+less|or\s+so)(?!\w))?",
+    r"(?:\s+(?:max(?:imum)?|tops|at\s+most|or\s+less|or\s+so)(?!\w))?"
+    r"(?!\s+of\s+(?!(?:wall|compute|computing|run|running|processing|cpu|gpu|work|time|"
+    r"simulation|training)\b)[a-z])",
     FLAGS,
 )
+"""A duration is a run time unless it measures something else: "800 hours of speech"."""
 
 _WALLTIME_AFTER_RE = re.compile(
     rf"(?P<dur>{DURATION})\s+(?:of\s+)?(?:{alternation(lexicon.WALLTIME_WORDS)})(?!\w)", FLAGS
@@ -107,7 +110,7 @@ _WHEN = (
 )
 _DEADLINE_RE = re.compile(
     rf"(?<!\w)(?:(?P<before>{alternation(lexicon.DEADLINE_BEFORE_WORDS)})"
-    rf"|{alternation(lexicon.DEADLINE_BY_WORDS)})\s*:?\s*(?:the\s+)?{_WHEN}",
+    rf"|{alternation(lexicon.DEADLINE_BY_WORDS)})\s*:?\s*(?:(?:at|on)\s+)?(?:the\s+)?{_WHEN}",
     FLAGS,
 )
 _WITHIN_RE = re.compile(

@@ -469,3 +469,37 @@ def test_text_past_the_limit_is_cut_with_a_note_that_blocks_ready() -> None:
     assert len(request.text) == 20_000
     assert request.requirements is not None
     assert any("input truncated" in u for u in request.requirements.unresolved)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("gpu: not required", {"gpus_per_node": 0}),
+        ("gpu: optional (CPU-only nodes are fine too)", {"gpu_logic": "or"}),
+        ("gpu_vendor: amd\ngpus_per_node: 2", {"gpu_vendor": "amd", "gpus_per_node": 2}),
+        ('{"gpu": {"count": 2, "model": "A100"}}', {"gpus_per_node": 2, "gpu_model": "A100"}),
+        ("max_hours: 3", {"walltime_s": 10800}),
+        ('bsub -n 8 -gpu "num=4" -R "span[hosts=1]" ./x.sh',
+         {"nodes": 1, "total_cores": 8, "gpus_per_node": 4}),
+    ],
+)  # fmt: skip
+def test_more_structured_keys(text: str, expected: dict) -> None:
+    req = parse(text)
+    assert req.compute.model_dump(mode="json", exclude_defaults=True) == expected
+    assert not req.software
+
+
+@pytest.mark.parametrize(
+    "text", ["800 hours of speech on 48 cores", "we have 300 hours of video to transcode"]
+)
+def test_a_duration_of_something_else_is_not_a_walltime(text: str) -> None:
+    assert parse(text).compute.walltime_s is None
+
+
+def test_several_versions_are_alternatives() -> None:
+    req = parse("python 3.9, 3.10 or 3.11")
+    assert [len(c.any_of) for c in req.alternatives] == [3]
+
+
+def test_gpus_or_plain_cpus_is_optional() -> None:
+    assert parse("it runs on GPUs, or on plain CPUs").compute.gpu_logic is GpuLogic.OR
