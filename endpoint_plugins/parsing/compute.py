@@ -272,6 +272,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_NODES_RE, nodes)
     scanner.take(_NODES_KEY_RE, nodes)
     _extract_counts(scanner, draft, node_spans)
+    scanner.take(_FUZZY_UNIT_RE, lambda m: _fuzzy_unit(draft, m))
     scanner.take(_MODEL_RE, lambda m: _record_model(draft, m.group("model"), m.group(0), True))
     scanner.take(_VENDOR_GPU_RE, lambda m: _vendor_mention(draft, m))
     scanner.take(_GPU_MENTION_RE, lambda m: _mention_gpu(draft))
@@ -348,6 +349,34 @@ _ATTACHED_LATER_RE = re.compile(
     FLAGS,
 )
 """Several amounts after one node phrase: "one node with minimum 2 TB of memory and 64 cores"."""
+
+
+_FUZZY_UNIT_RE = re.compile(
+    r"(?<![\w.,$-])(?P<n>\d{1,7})\s*(?P<w>[a-z]{3,8})(?![\w-])(?P<each>\s+each(?!\w))?", FLAGS
+)
+_FUZZY_UNITS = ("nodes", "node", "cores", "core", "gpus", "gpu")
+
+
+def _fuzzy_unit(draft: Draft, m: re.Match[str]) -> bool:
+    """ "1024 cors", "8 nodse": a count whose unit word is one edit from a unit (and no
+    English word of its own, so "8 notes" stays unread)."""
+    from endpoint_plugins.parsing.english import english_word
+    from endpoint_plugins.parsing.vocabulary import typo_of
+
+    word = m.group("w").lower()
+    if word in _FUZZY_UNITS or english_word(word):
+        return False
+    unit = typo_of(word, _FUZZY_UNITS, 1)
+    if unit is None:
+        return False
+    n, text = int(m.group("n")), m.group(0)
+    if unit.startswith("node"):
+        draft.compute.nodes.append(Mention(n, text))
+    elif unit.startswith("core"):
+        draft.compute.cores.append(Count(n, text, per_node=bool(m.group("each"))))
+    else:
+        draft.compute.gpus.append(Count(n, text, per_node=bool(m.group("each"))))
+    return True
 
 
 def _attached(text: str, node_spans: list[tuple[int, int]], start: int) -> bool:

@@ -20,13 +20,14 @@ def _words() -> frozenset[str]:
     return frozenset(get_english_words_set(["gcide", "web2"], lower=True, alpha=True))
 
 
-def english_word(word: str) -> bool:
-    """Whether ``word`` (any case) is an English word or an inflection of one."""
+def english_word(word: str, *, inflected: bool = True) -> bool:
+    """Whether ``word`` (any case) is an English word, or (``inflected``) an inflection of one."""
     lower = word.lower()
     if not lower.isalpha() or len(lower) < 3:
         return False
     words = _words()
-    return any(stem in words for stem in _stems(lower))
+    stems = [s for s in _stems(lower) if len(s) >= 4 or s == lower] if inflected else [lower]
+    return any(stem in words for stem in stems)
 
 
 def _stems(word: str) -> list[str]:

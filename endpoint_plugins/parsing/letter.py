@@ -35,7 +35,10 @@ def extract_frame(scanner: Scanner, draft: Draft) -> None:
     """Blank the greeting line and the signature block (see module docstring)."""
     text = scanner.text
     greeting = _GREETING_RE.match(text)
-    if greeting and len(greeting.group(0).split()) <= MAX_FRAME_WORDS:
+    short = greeting is not None and (
+        len(greeting.group(0).split()) <= 4 or greeting.group(0).rstrip().endswith((",", "!", ":"))
+    )
+    if greeting and short and len(greeting.group(0).split()) <= MAX_FRAME_WORDS:
         scanner.blank(*greeting.span())
     for sign_off in _SIGN_OFF_RE.finditer(scanner.text):
         tail = scanner.text[sign_off.end() :]

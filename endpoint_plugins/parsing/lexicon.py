@@ -853,6 +853,8 @@ WALLTIME_WORDS: tuple[str, ...] = (
     "wall clock time",
     "wall-clock time",
     "wallclock time",
+    "wallclock",
+    "wall clock",
     "walltime",
     "wall time",
     "time limit",

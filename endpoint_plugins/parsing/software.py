@@ -92,10 +92,18 @@ _UNKNOWN_RE = re.compile(
 _VERSION_OF_RE = re.compile(
     rf"(?<![\w.])(?:(?P<op>{OPERATOR_WORDS})\s+)?(?:the\s+)?(?:version\s+|release\s+|v)?"
     rf"(?P<version>\d[\w.]{{0,30}})\s+(?:(?:releases?|versions?|series|builds?)\s+)?of\s+"
-    rf"(?:the\s+)?(?P<name>{_CATALOGUED}){WORD_END}",
+    rf"(?:the\s+)?(?P<name>{_CATALOGUED}|[a-z][\w.+-]{{1,40}}?\+*){WORD_END}",
     FLAGS,
 )
-"""The version before the name: "nothing older than the 2022 releases of LAMMPS"."""
+"""The version before the name: "nothing older than the 2022 releases of LAMMPS", "version
+1.2.5 of AutoDock-Vina"."""
+_PAREN_VARIANT_RE = re.compile(
+    rf"{WORD_START}(?P<name>{_CATALOGUED}){WORD_END}{_WITH_SPEC}\s*\(\s*(?:a\s+|the\s+)?"
+    rf"(?P<v>{alternation(lexicon.VARIANT_WORDS)})[\s-]+(?:build|version|variant|enabled|flavou?r)"
+    r"\s*\)",
+    FLAGS,
+)
+"""A variant in brackets after the package: "LAMMPS 29Aug2024 (Kokkos build)"."""
 
 _PLAIN_VERSION_RE = re.compile(r"^\s*v?\d{1,4}(?:\.\d{1,4}){0,3}\s*$")
 """A version of digits and dots only: "flash-attn 2" yes, "cryo-em 2D" and "llama-3 70B" no."""
@@ -226,6 +234,8 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
     def before(m: re.Match[str]) -> bool:
         return _record(draft, m, [f"+{_variant(m.group('v'))}"])
 
+    scanner.take(_PAREN_VARIANT_RE, before)
+
     scanner.take(_SPACK_SPEC_RE, spack)
     scanner.take(_WITH_VARIANT_RE, after)
     scanner.take(_PREFIX_VARIANT_RE, before)
@@ -264,7 +274,10 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         return True
 
     def version_of(m: re.Match[str]) -> bool:
-        name = _canonical(m.group("name"))
+        found = m.group("name")
+        name = _canonical(found)
+        if name is None and found.lower() not in filler_words() and found.lower() not in _NOT_NAMES:
+            name = found.lower()  # "version 61.0.1 of SWAT+": a version makes the name
         version = clean_version(m.group("version"))
         if name is None or version is None:
             return False

@@ -72,6 +72,7 @@ _JOB_NOUNS = frozenset(
     """.split()
 )
 """Nouns a package name stands before: "an optuna sweep", "the HPCG run"."""
+_DETERMINERS = frozenset("a an the my our this that each every one".split())
 _TOOL_BEFORE = frozenset(("with", "using", "via"))
 _NUMBER_AFTER_RE = re.compile(r"\s*(?:[<>=~!]=?\s*|v)?\d[\w.]*(?<!\.)")
 _VERSION_AFTER_RE = re.compile(r"\s*(?:[<>=~!]=?\s*|v)?\d+\.\d")
@@ -250,6 +251,8 @@ def _classify(
         return "unread"
     if named:
         return "name"
+    if not name_shaped(word) and near_catalogue_name(word) is None and _near_filler(lower, filler):
+        return "prose"  # "somone", "shoud": a misspelled ordinary word
     # Context makes a package of a word no dictionary knows; an English word stays unread.
     foreign = not english_word(word)
     if foreign and (before in _NAME_BEFORE or after in _NAME_AFTER) and word.islower():
@@ -257,8 +260,9 @@ def _classify(
     if foreign and before in _TOOL_BEFORE and word.islower() and (not after or after in filler):
         return "name"  # "assemble it with hifiasm.", "using optuna for the search"
     plain = foreign and "-" not in word and (_could_be_name(word) or word.isupper())
-    if plain and after in _JOB_NOUNS:
-        return "name"  # "my optuna sweep", "an IO500 run"
+    job = after in _JOB_NOUNS and (after not in ("run", "runs") or before in _DETERMINERS)
+    if plain and job:
+        return "name"  # "my optuna sweep", "an IO500 run"; not "can someone run"
     runs = before in _RUN_VERBS or before in _TOOL_BEFORE or not before
     if plain and placed and runs:
         return "name"  # "run cholla on 2 nodes": the thing placed on the resources
@@ -428,10 +432,20 @@ def _could_be_name(word: str) -> bool:
 
 _NEGATED_BEFORE_RE = re.compile(
     r"(?:\bno|\bwithout|\bdon'?t\s+need|\bdo\s+not\s+need|\bdoesn'?t\s+need|\bnot)"
-    r"\s+(?:a\s+|any\s+)?(?:low[\s-]*)?$",
+    r"\s+(?:a\s+|any\s+)?(?:low[\s-]*|fast\s+|high[\s-]*speed\s+)?$",
     re.IGNORECASE,
 )
-_TYPO_FEATURES = {"latency": "low_latency", "infiniband": "infiniband", "omnipath": "omnipath"}
+_TYPO_FEATURES = {
+    "latency": "low_latency",
+    "infiniband": "infiniband",
+    "omnipath": "omnipath",
+    "network": "fast",
+    "interconnect": "fast",
+}
+"""Misspelt network words and what they ask for; "fast" only after "fast", "low latency"."""
+_FAST_BEFORE_RE = re.compile(
+    r"(?:fast|low[\s-]*latency|high[\s-]*speed|high[\s-]*performance|rdma)[\s-]+$", re.I
+)
 
 
 def _feature_typos(
@@ -460,7 +474,9 @@ def _feature_typos(
             for k, (start, _) in enumerate(words):
                 if window + negated.start() <= start < words[i][0]:
                     kinds[k] = "typo"  # the negation was read with the word it negates
-        elif what == "low_latency":
+        elif what == "fast" and not _FAST_BEFORE_RE.search(scanner.original[window : words[i][0]]):
+            continue  # "netwrok" alone asks for nothing; it stays unread
+        elif what in ("low_latency", "fast"):
             draft.low_latency = True
         else:
             draft.set_fabric(Fabric(what), word)

@@ -503,3 +503,36 @@ def test_several_versions_are_alternatives() -> None:
 
 def test_gpus_or_plain_cpus_is_optional() -> None:
     assert parse("it runs on GPUs, or on plain CPUs").compute.gpu_logic is GpuLogic.OR
+
+
+@pytest.mark.parametrize(
+    ("text", "compute"),
+    [
+        ("1024 cors", {"total_cores": 1024}),
+        ("8 nodse with 32 cors each", {"nodes": 8, "cores_per_node": 32}),
+        ("2 nodez", {"nodes": 2}),
+    ],
+)
+def test_a_misspelled_unit_still_counts(text: str, compute: dict) -> None:
+    assert parse(text).compute.model_dump(exclude_defaults=True) == compute
+
+
+@pytest.mark.parametrize("text", ["8 notes on the run", "3 codes to compare"])
+def test_an_english_word_after_a_number_is_not_a_unit(text: str) -> None:
+    assert parse(text).compute.is_empty()
+
+
+@pytest.mark.parametrize(
+    ("text", "package", "version"),
+    [
+        ("version 1.2.5 of AutoDock-Vina", "autodock-vina", "==1.2.5"),
+        ("release 61.0.1 of SWAT+", "swat+", "==61.0.1"),
+    ],
+)
+def test_a_version_before_an_unknown_name(text: str, package: str, version: str) -> None:
+    assert spec(parse(text), package) == [version]
+
+
+def test_a_variant_in_brackets() -> None:
+    found = [s for s in parse("LAMMPS 29Aug2024 (Kokkos build)").software if s.name == "lammps"]
+    assert found and found[0].variants == ("+kokkos",)
