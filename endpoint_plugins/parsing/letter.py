@@ -31,8 +31,13 @@ _SIGN_OFF_RE = re.compile(
 )
 
 
+_LIST_TAG_RE = re.compile(r"^[ \t]*subject:[ \t]*(?:\[[^\]\n]{1,40}\][ \t]*)+", FLAGS | re.M)
+"""The mailing list's tag in a subject line ("[lqcd-users]")."""
+
+
 def extract_frame(scanner: Scanner, draft: Draft) -> None:
     """Blank the greeting line and the signature block (see module docstring)."""
+    scanner.take(_LIST_TAG_RE, lambda m: True)
     text = scanner.text
     greeting = _GREETING_RE.match(text)
     short = greeting is not None and (

@@ -36,7 +36,7 @@ _SHORT_UNIT = rf"(?-i:[{''.join(lexicon.SHORT_DURATION_UNITS_S)}])"
 _NOT_SIZE = rf"(?!\s*(?:of\s+)?(?:{alternation(lexicon.MEMORY_WORDS)}|b)(?!\w))"
 _SEGMENT = (
     rf"(?:(?:\d{{1,6}}(?:\.\d{{1,3}})?|{NUMBER_WORD})\s*(?:-\s*)?{_LONG_UNIT}(?!\w)"
-    rf"|\d{{1,6}}{_SHORT_UNIT}(?![a-z]){_NOT_SIZE})"
+    rf"|\d{{1,6}}{_SHORT_UNIT}(?![a-z]){_NOT_SIZE}|\d{{1,6}}(?:\.\d)?\s(?-i:h)(?![\w-]))"
 )
 _HALF = r"(?:\s+and\s+(?:a\s+)?half(?!\w))?"
 DURATION = (
@@ -47,7 +47,7 @@ DURATION = (
 
 _SEGMENT_RE = re.compile(
     rf"(?P<num>\d{{1,6}}(?:\.\d{{1,3}})?|{NUMBER_WORD})\s*(?:-\s*)?(?P<unit>{_LONG_UNIT})(?!\w)"
-    rf"|(?P<snum>\d{{1,6}})(?P<short>{_SHORT_UNIT})",
+    rf"|(?P<snum>\d{{1,6}})\s?(?P<short>{_SHORT_UNIT})",
     FLAGS,
 )
 _HALF_RE = re.compile(r"and\s+(?:a\s+)?half\s*$", FLAGS)

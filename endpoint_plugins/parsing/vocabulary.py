@@ -52,8 +52,8 @@ def name_shaped(word: str) -> bool:
     science (MCMC, WGS, MHD) outnumber the packages written that way, which count from their
     context (a list of packages, "module load", a version).
     """
-    if _SEPARATED_RE.match(word) or _DIGITS_INSIDE_RE.match(word):
-        return True
+    if _SEPARATED_RE.match(word) or _DIGITS_INSIDE_RE.match(word) or word.endswith("+"):
+        return True  # nccl-tests, cp2k, and PEST++ / athena++ / blast+
     has_lower = any(c.islower() for c in word)
     has_upper = any(c.isupper() for c in word)
     title = word[:1].isupper() and not any(c.isupper() for c in word[1:])
