@@ -145,15 +145,44 @@ def near_catalogue_name(word: str) -> str | None:
     if len(key) < 4 or english_word(word):
         return None  # a real word ("lamps", "states") is not a misspelt package
     spellings = _catalogue_spellings()
-    found = typo_of(key, tuple(spellings), 1 if len(key) < 8 else 2)
+    found = typo_of(key, _catalogue_keys(), 1 if len(key) < 8 else 2)
     return spellings[found] if found else None
+
+
+@cache
+def _catalogue_keys() -> tuple[str, ...]:
+    return tuple(_catalogue_spellings())
 
 
 def typo_of(word: str, choices: Sequence[str], edits: int) -> str | None:
     """The choice at most ``edits`` edits from ``word`` (optimal string alignment, so a swap of
-    two letters is one edit), closest first; None when there is none."""
-    found = process.extractOne(word, choices, scorer=OSA.distance, score_cutoff=edits)
+    two letters is one edit), closest first; None when there is none.
+
+    Only choices whose length is within ``edits`` of the word's can be that close, so only
+    those are compared (the parser asks this for every unknown word).
+    """
+    by_length = _by_length(choices)
+    near = [
+        c for n in range(len(word) - edits, len(word) + edits + 1) for c in by_length.get(n, ())
+    ]
+    found = process.extractOne(word, near, scorer=OSA.distance, score_cutoff=edits)
     return found[0] if found else None
+
+
+_BY_LENGTH: dict[int, tuple[Sequence[str], dict[int, tuple[str, ...]]]] = {}
+
+
+def _by_length(choices: Sequence[str]) -> dict[int, tuple[str, ...]]:
+    """The choices grouped by length, once per choice list (the lists are module data)."""
+    known = _BY_LENGTH.get(id(choices))
+    if known is not None and known[0] is choices:
+        return known[1]
+    grouped: dict[int, list[str]] = {}
+    for choice in choices:
+        grouped.setdefault(len(choice), []).append(choice)
+    result = {n: tuple(group) for n, group in grouped.items()}
+    _BY_LENGTH[id(choices)] = (choices, result)
+    return result
 
 
 def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
