@@ -12,6 +12,7 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 BENCHMARKS = [
+    ("parser_accuracy.py", ["--repeat", "3"]),
     ("probe.py", []),
     ("sim_negotiate.py", []),
     ("fanout.py", ["--sizes", "10,100"]),
