@@ -889,7 +889,8 @@ STOP_WORDS: frozenset[str] = frozenset(
 DOMAIN_ACRONYMS: frozenset[str] = frozenset(
     """
     hpc md cfd dft ml ai nlp llm llms cnn gnn rnn dna rna seq gwas em qm mm qmmm fea fem hep pi phd
-    msc bsc it ok eta tbd fyi btw pls thx asap eod cob utc est pst cet gmt eu us uk usa
+    msc bsc it ok eta tbd fyi btw pls thx asap eod cob utc est pst cet gmt eu us uk usa openmp
+    hybrid simd
     """.split()
 )
 """Acronyms of science and of email that are never requirements (lower case)."""

@@ -96,6 +96,7 @@ def _stages(now: datetime) -> list[tuple[str, Stage]]:
     """The extractors, in the order that resolves their overlaps (see module docstring)."""
     return [
         ("structured", lambda s, d: extract_structured(s, d, now)),
+        ("frame", extract_frame),
         ("variants", extract_variants),
         ("negation", extract_exclusions),
         ("deadline", lambda s, d: extract_deadline(s, d, now)),
@@ -108,7 +109,6 @@ def _stages(now: datetime) -> list[tuple[str, Stage]]:
         ("container", extract_containers),
         ("mpi", extract_mpi),
         ("software", extract_software),
-        ("frame", extract_frame),
         ("vocabulary", extract_open_vocabulary),
         ("alternatives", group_alternatives),
     ]

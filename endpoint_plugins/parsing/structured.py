@@ -513,6 +513,15 @@ _SHELL_LINE_RE = re.compile(
     r"(?=\s|$)[^\n]*$",
     FLAGS | re.M,
 )
+_ACTIVATE_RE = re.compile(
+    r"^[ \t]*(?:\$\s*)?(?:conda|mamba|micromamba|source)\s+activate(?:\s+[\w./-]+)?", FLAGS | re.M
+)
+_INTERPRETER_RE = re.compile(
+    r"(?<![\w-])(?:python3?|bash|sh|perl|julia|rscript|ruby|node)\s+[\w./-]+\."
+    r"(?:py|sh|pl|jl|r|rb|js)(?![\w.])",
+    FLAGS,
+)
+"""``python train.py`` in a job line: the command the job runs, not a requirement."""
 _RUNTIME_LINE_RE = re.compile(
     r"^[ \t]*(?:\$\s*)?(?P<rt>apptainer|singularity)\s+(?:exec|run|shell)", FLAGS | re.M
 )
@@ -834,6 +843,9 @@ def extract_structured(scanner: Scanner, draft: Draft, now: datetime) -> None:
     scanner.take(_SELECT_RE, lambda m: _select(draft, m))
     scanner.take(_PBS_NODES_RE, lambda m: _pbs_nodes(draft, m))
     scanner.take(_MODULE_RE, lambda m: _module_line(draft, m))
+    scanner.take(_ACTIVATE_RE, lambda m: _activate(draft, m))
+    if flags or script:
+        scanner.take(_INTERPRETER_RE, lambda m: True)
     scanner.take(_RUNTIME_LINE_RE, lambda m: _runtime_line(draft, m))
     scanner.take(_LAUNCH_RE, lambda m: _launch(draft, m))
     pairs = _Pairs(scanner, draft, now, dialect)
@@ -879,6 +891,12 @@ def _pbs_nodes(draft: Draft, m: re.Match[str]) -> bool:
 def _module_line(draft: Draft, m: re.Match[str]) -> bool:
     """``module load gcc/12.2.0 lammps/2Aug2023``: every item names a package."""
     draft.module_items.extend(item for item in m.group("items").split() if item.strip())
+    return True
+
+
+def _activate(draft: Draft, m: re.Match[str]) -> bool:
+    """``conda activate env``: the job needs conda; the environment's name is not a package."""
+    draft.add_software("conda", [])
     return True
 
 
