@@ -35,6 +35,7 @@ from providers.errors import validation_message
 from providers.session import ToolSession
 from providers.wire.proposal import ModelUsage, Proposal
 from providers.wire.requirements import Requirements, SoftwareRequirement
+from providers.wire.strict import UnknownFieldError, validate_user_input
 
 BackendFactory = Callable[[LLMConfig], ChatBackend]
 ParseMode = Literal["tool", "json"]
@@ -154,7 +155,9 @@ def read_with_llm(
         else:
             fields = {k: v for k, v in answer.items() if k not in _NOT_FOR_THE_MODEL}
             try:
-                parsed = Requirements.model_validate({**fields, "source_text": text[:20_000]})
+                parsed = validate_user_input(Requirements, {**fields, "source_text": text[:20_000]})
+            except UnknownFieldError as exc:
+                problem = f"the answer does not match the schema: {exc}"
             except ValidationError as exc:
                 problem = f"the answer does not match the schema: {validation_message(exc)}"
             else:

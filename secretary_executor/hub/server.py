@@ -32,6 +32,7 @@ from endpoint_plugins.mcp_worker import HUB_SCOPE, add_worker_tools, require_sco
 from endpoint_plugins.secretary import SiteDescription
 from providers.errors import ProviderError
 from providers.wire import DispatchReceipt, JobRequest, JobStatus, Policy, Requirements
+from providers.wire.strict import validate_user_input
 from secretary_executor.broker import Broker, NegotiationResult
 from secretary_executor.errors import ConfigurationError, DispatchError, SecretaryError
 from secretary_executor.hub import extensions
@@ -195,7 +196,7 @@ class Hub:
             """
             self._require(CLIENT)
             try:
-                reqs = Requirements.model_validate(requirements) if requirements else None
+                reqs = validate_user_input(Requirements, requirements) if requirements else None
                 pol = Policy.model_validate(policy) if policy else None
                 request = broker.prepare(text, requirements=reqs, command=command or (), policy=pol)
             except ValueError as exc:

@@ -26,6 +26,7 @@ from parsl.app.python import PythonApp
 from pydantic import ValidationError
 
 from providers.wire import Policy, Requirements
+from providers.wire.strict import UnknownFieldError, validate_user_input
 from secretary_executor.errors import ConfigurationError
 
 SPEC = "parsl_resource_specification"
@@ -75,13 +76,15 @@ def secretary_spec(
         spec["secretary_request"] = request
     try:
         if requirements is not None:
-            spec["secretary_requirements"] = Requirements.model_validate(requirements).model_dump(
-                mode="json", exclude_defaults=True
-            )
+            spec["secretary_requirements"] = validate_user_input(
+                Requirements, requirements
+            ).model_dump(mode="json", exclude_defaults=True)
         if isinstance(policy, str):
             spec["secretary_policy"] = policy
         elif policy is not None:
             spec["secretary_policy"] = Policy.model_validate(policy).model_dump(mode="json")
+    except UnknownFieldError as exc:
+        raise ConfigurationError(f"@secretary_app: requirements: {exc}") from None
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(x) for x in first["loc"]) or "value"

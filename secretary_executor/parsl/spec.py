@@ -26,6 +26,7 @@ from pydantic import ValidationError
 
 from endpoint_plugins.parsing import parse_requirements
 from providers.wire import Policy, Requirements
+from providers.wire.strict import UnknownFieldError, validate_user_input
 from secretary_executor.errors import ConfigurationError
 
 SECRETARY_KEYS = ("secretary_request", "secretary_requirements", "secretary_policy")
@@ -97,11 +98,13 @@ def _needs(
     raw = spec.get("secretary_requirements")
     try:
         if raw is not None:
-            requirements = Requirements.model_validate(raw)
+            requirements = validate_user_input(Requirements, raw)
         elif text:
             requirements = parse_requirements(text)
         else:
             requirements = Requirements()
+    except UnknownFieldError as exc:
+        raise ConfigurationError(f"secretary_requirements: {exc}") from None
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(x) for x in first["loc"]) or "requirements"

@@ -88,3 +88,20 @@ def test_negotiate_select_and_catalogue() -> None:
     assert {s["name"] for s in out["fleet"]["sites"]} >= {"local", "hpc-campus"}
     assert out["manifest"]["name"] == "hpc-campus"
     assert "4 nodes" in out["prompt"]
+
+
+def test_negotiate_job_refuses_unknown_requirement_fields() -> None:
+    """An agent's misspelt field ("version" for "constraints") is an error that names the
+    valid fields, never a silently dropped constraint and a READY site."""
+
+    async def go() -> tuple[bool, str]:
+        hub = _hub()
+        async with Client(hub.mcp) as c:
+            bad = {"software": [{"name": "python", "version": ">=99"}]}
+            r = await c.call_tool("negotiate_job", {"requirements": bad})
+        await hub.broker.close()
+        return r.is_error, r.content[0].text
+
+    is_error, text = asyncio.run(go())
+    assert is_error
+    assert "software[0].version" in text and "constraints, name, variants" in text
