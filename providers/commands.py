@@ -20,7 +20,7 @@ from pathlib import Path
 from providers.errors import CommandError, UnsafeValueError
 
 DEFAULT_TIMEOUT_S = 10.0
-_SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+@-]{0,127}$")
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+@-]{0,127}\Z")
 
 
 def safe_name(value: str, what: str = "name") -> str:

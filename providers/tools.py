@@ -28,7 +28,7 @@ from providers.wire.common import WireModel
 F = TypeVar("F", bound=Callable[..., Any])
 
 _TOOL_ATTR = "__secretary_tool_kind__"
-_TOOL_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
+_TOOL_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,47}\Z")
 
 
 class ToolKind(StrEnum):
@@ -124,8 +124,8 @@ def qualified_name(provider: str, tool: str) -> str:
     return f"{provider.replace('.', '-')}__{tool}"
 
 
-_SECTION_HEADER = re.compile(r"^([A-Z][A-Za-z ]*):\s*$")
-_ARG_LINE = re.compile(r"^(\w+)(?:\s*\([^)]*\))?:\s*(.*)$")
+_SECTION_HEADER = re.compile(r"^([A-Z][A-Za-z ]*):\s*\Z")
+_ARG_LINE = re.compile(r"^(\w+)(?:\s*\([^)]*\))?:\s*(.*)\Z")
 _ARG_SECTIONS = {"Args", "Arguments", "Parameters"}
 
 

@@ -50,7 +50,7 @@ class VersionConstraint(WireModel):
         return f"{self.op.value}{self.version}"
 
 
-_VARIANT_RE = re.compile(r"^[+~][A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+_VARIANT_RE = re.compile(r"^[+~][A-Za-z0-9][A-Za-z0-9_.-]{0,39}\Z")
 
 
 class SoftwareRequirement(WireModel):

@@ -40,7 +40,7 @@ DEFAULT_TIMEOUT_S = 30.0
 ANONYMOUS_QUEUE = "flux"
 """Partition name of an instance without named queues (option ``partition`` overrides it)."""
 
-NATIVE_ID_RE = re.compile(r"^(?:[ƒf][1-9A-HJ-NP-Za-km-z]{1,11}|[0-9]{1,20})$")
+NATIVE_ID_RE = re.compile(r"^(?:[ƒf][1-9A-HJ-NP-Za-km-z]{1,11}|[0-9]{1,20})\Z")
 """RFC 19 F58 ids (``ƒ`` or, in a non-UTF-8 locale, ``f`` plus base58) or decimal ids."""
 _IDSET_RE = re.compile(r"^\s*(\d+)(?:-(\d+))?\s*$")
 _FSD_RE = re.compile(r"^(\d+(?:\.\d+)?)([smhd]?)$")

@@ -37,10 +37,10 @@ from providers.workload.batch import job_folder, script_path, translate_state
 from providers.workload.scheduler_io import cancel_then_status
 
 MANAGER = "htcondor"
-NATIVE_ID_RE = re.compile(r"^\d{1,12}\.\d{1,9}$")
-_ATTRIBUTE_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+NATIVE_ID_RE = re.compile(r"^\d{1,12}\.\d{1,9}\Z")
+_ATTRIBUTE_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}\Z")
 _PARTITION_RE = re.compile(r"[^A-Za-z0-9._-]+")
-_TERSE_RE = re.compile(r"^\s*(\d+)\.(\d+)\s*-\s*(\d+)\.(\d+)\s*$")
+_TERSE_RE = re.compile(r"^\s*(\d+)\.(\d+)\s*-\s*(\d+)\.(\d+)\s*\Z")
 _VERSION_RE = re.compile(r"\$CondorVersion:\s*(\S+)")
 DEFAULT_TIMEOUT_S = 30.0
 ENV_LAUNCHER = "/usr/bin/env"

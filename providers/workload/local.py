@@ -50,7 +50,7 @@ from providers.workload.local_runner import (
 
 RUNNER_MODULE = "providers.workload.local_runner"
 PARTITION = "local"
-NATIVE_ID_RE = re.compile(r"^local-[0-9a-f]{12}$")
+NATIVE_ID_RE = re.compile(r"^local-[0-9a-f]{12}\Z")
 CANCEL_WAIT_S = 5.0
 """How long a cancellation waits for the runner to record CANCELLED before killing it."""
 BUSY_LOAD_OPTION = "busy_load_fraction"

@@ -35,7 +35,7 @@ QUEUE_ARGV: tuple[str, ...] = ("squeue", "-h", "-r", "-a", "-o", QUEUE_FORMAT)
 VERSION_ARGV: tuple[str, ...] = ("sinfo", "--version")
 CONFIG_ARGV: tuple[str, ...] = ("scontrol", "show", "config")
 
-NATIVE_ID_RE = re.compile(r"^\d+(_\d+)?$")
+NATIVE_ID_RE = re.compile(r"^\d+(_\d+)?\Z")
 """A Slurm job id, or ``JOBID_TASKID`` for one task of an array."""
 
 _SUBMIT_RE = re.compile(r"^(\d+(?:_\d+)?)(?:;[A-Za-z0-9][A-Za-z0-9_.-]*)?$")

@@ -23,7 +23,7 @@ from pydantic import Field
 from providers.wire.common import WireModel
 from secretary_executor.errors import SecretaryError
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
 
 
 class RegistrationError(SecretaryError):
