@@ -23,6 +23,15 @@ class JobSpec(WireModel):
     workdir: str | None = None
     environment: dict[str, str] = Field(default_factory=dict)
 
+    @field_validator("command")
+    @classmethod
+    def _no_nul(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        """A NUL byte cannot cross exec(): refuse it here, with the argument's position."""
+        for i, arg in enumerate(value):
+            if "\x00" in arg:
+                raise ValueError(f"command[{i}] holds a NUL byte: remove it")
+        return value
+
     @field_validator("environment")
     @classmethod
     def _env_names(cls, value: dict[str, str]) -> dict[str, str]:

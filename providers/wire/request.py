@@ -46,4 +46,10 @@ class JobRequest(WireModel):
     def _no_empty_argv0(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         if value and not value[0].strip():
             raise ValueError("command[0] is empty: give the program to run, e.g. ['echo', 'hi']")
+        for i, arg in enumerate(value):
+            if "\x00" in arg:
+                raise ValueError(
+                    f"command[{i}] holds a NUL byte, which no program can receive as an "
+                    "argument: remove it"
+                )
         return value

@@ -1,4 +1,5 @@
-"""Names and ids checked with a regex refuse a trailing newline (``$`` would accept one)."""
+"""Input that would be misread downstream is refused where it enters: names and ids with a
+trailing newline (``$`` would accept one), NUL bytes in a command."""
 
 from __future__ import annotations
 
@@ -32,3 +33,14 @@ def test_native_ids_refuse_a_trailing_newline(pattern, good: str) -> None:
 def test_a_variant_refuses_a_trailing_newline() -> None:
     with pytest.raises(ValueError, match="variant"):
         SoftwareRequirement(name="gromacs", variants=("+cuda\n",))
+
+
+@pytest.mark.parametrize("argv", [("echo", "a\x00b"), ("\x00ls",), ("true", "", "x\x00")])
+def test_a_nul_byte_in_a_command_is_refused_up_front(argv: tuple[str, ...]) -> None:
+    from providers.jobspec import JobSpec
+    from providers.wire import JobRequest
+
+    with pytest.raises(ValueError, match="NUL byte"):
+        JobRequest(text="1 core", command=argv)
+    with pytest.raises(ValueError, match="NUL byte"):
+        JobSpec(command=argv)
