@@ -171,7 +171,7 @@ async def _select(broker: Broker, args: argparse.Namespace, command: list[str]) 
         print_proposals(console, result.proposals, chosen=chosen, explain=args.explain)
         _show_unparsed(result)
         _print_selection(outcome)
-    return EXIT_OK
+    return EXIT_OK if outcome.chosen is not None else EXIT_FAILED  # nothing selected: exit 1
 
 
 def _print_selection(outcome: object) -> None:
@@ -211,6 +211,8 @@ async def _negotiate(broker: Broker, args: argparse.Namespace, command: list[str
             console.print(f"job {receipt.job_id if receipt else ''}: {status.state.value}")
     if status is not None and status.state.value != "COMPLETED":
         return EXIT_FAILED
+    if outcome.chosen is None or (result.request.command and receipt is None):
+        return EXIT_FAILED  # nothing selected, or nothing dispatched: a script must see it
     return EXIT_OK
 
 

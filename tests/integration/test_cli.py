@@ -142,3 +142,15 @@ def test_schema_prints_every_wire_model(home: Path):
     models = json.loads(out.stdout)["models"]
     assert {"JobRequest", "Requirements", "Proposal", "DispatchReceipt", "JobStatus"} <= set(models)
     assert "verdict" in models["Proposal"]["properties"]
+
+
+@pytest.mark.parametrize("command", ["select", "negotiate"])
+def test_nothing_selected_exits_1(home: Path, command: str):
+    """A request no site can run: the table is shown, but a script sees the failure."""
+    args = [command, "frobnicator-9000 >= 3 on 1 node", "--json"]
+    if command == "negotiate":
+        args += ["--", "true"]
+    out = run(*args, home=home)
+    assert out.returncode == 1, out.stderr
+    data = json.loads(out.stdout)
+    assert data["selection"]["chosen"] is None
