@@ -65,7 +65,7 @@ def test_list_select_has_the_seven_algorithms(home: Path):
 
 def test_empty_request_needs_information(home: Path):
     out = run("negotiate", "", "--json", home=home)
-    assert out.returncode == 0, out.stderr
+    assert out.returncode == 1, out.stderr  # answered, but nothing can be selected
     doc = json.loads(out.stdout)
     assert doc["negotiation"]["verdict"] == "NEEDS_INFORMATION"
     assert doc["negotiation"]["missing"]
