@@ -26,7 +26,7 @@ from providers.wire import (
 from providers.wire.common import WireModel
 from secretary_executor.errors import DispatchError, SecretaryError, SelectionError
 from secretary_executor.ledger import JobRecord, Ledger
-from secretary_executor.select.registry import SelectionOutcome, select_with_fallback
+from secretary_executor.select.registry import SelectionOutcome, get_selector, select_with_fallback
 from secretary_executor.sites.fleet import Fleet
 
 _VERDICT_ORDER = [
@@ -95,6 +95,10 @@ class Broker:
         ``lambda t: parse_with_llm(t, config)[0]`` for the hybrid strategy (which itself falls
         back to the deterministic parser when the model fails).
         """
+        if policy is not None:
+            # An unknown algorithm fails here, before any site is asked, not at selection.
+            for name in (policy.algorithm, *policy.fallback):
+                get_selector(name)
         remaining, from_text = split_command(text)
         if requirements is None:
             requirements = (parser or parse_requirements)(remaining)

@@ -362,3 +362,17 @@ def test_rank_returns_unique_compatible_proposals_from_the_input(
         assert set(ranked_ids) == compatible_ids
     else:
         assert set(ranked_ids) == {id(p) for p in proposals if p.verdict is Verdict.READY}
+
+
+def test_an_unknown_algorithm_fails_at_prepare_not_at_dispatch() -> None:
+    """Checked before any site is asked, with the valid names in the message."""
+    from providers.wire import Policy
+    from secretary_executor.broker import Broker
+    from secretary_executor.errors import ConfigurationError
+    from secretary_executor.sites.fleet import demo_fleet
+
+    broker = Broker(demo_fleet())
+    with pytest.raises(ConfigurationError, match="soonest"):
+        broker.prepare("1 core", policy=Policy(algorithm="cheapest-ever"))
+    with pytest.raises(ConfigurationError):
+        broker.prepare("1 core", policy=Policy(fallback=("nope",)))
