@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from endpoint_plugins.errors import SiteConfigError
 from providers.errors import validation_message
+from providers.files import load_yaml, read_text_file
 from providers.state import Prices, SiteKind
 
 
@@ -68,7 +69,7 @@ def load_site_config(path: str | Path) -> SiteConfig:
     """
     p = Path(path)
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+        data = load_yaml(read_text_file(p))
     except OSError as exc:
         raise SiteConfigError(
             f"cannot read site configuration {str(p)!r}: {exc.strerror}"

@@ -18,6 +18,7 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 
 from endpoint_plugins.errors import SiteConfigError
+from providers.files import read_text_file
 
 MIN_TOKEN_LENGTH = 16
 
@@ -97,7 +98,7 @@ def read_token_file(path: str | Path, what: str = "token file") -> list[str]:
     """
     p = Path(path).expanduser()
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_text_file(p)
     except OSError as exc:
         raise SiteConfigError(
             f"cannot read {what} {str(p)!r}: {exc.strerror}; create it with one token per line "

@@ -27,6 +27,7 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 from providers.base import Provider
 from providers.categories import KIND_BASES, provider_kind
 from providers.errors import StateFileError, validation_message
+from providers.files import load_yaml, read_text_file
 from providers.jobspec import JobSpec, SubmitResult
 from providers.wire.common import SCHEMA_VERSION, WireModel
 from providers.wire.jobs import JobState, JobStatus
@@ -108,7 +109,7 @@ def load_state(path: str | Path) -> SiteState:
     """
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_text_file(p)
     except OSError as exc:
         raise StateFileError(f"cannot read site state file {str(p)!r}: {exc.strerror}") from None
     return parse_state(text, source=str(p))
@@ -117,7 +118,7 @@ def load_state(path: str | Path) -> SiteState:
 def parse_state(text: str, *, source: str = "<state>") -> SiteState:
     """Validate a state document given as YAML text (see :func:`load_state`)."""
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)
     except yaml.YAMLError as exc:
         raise StateFileError(f"{source}: not valid YAML: {exc}") from None
     if not isinstance(data, dict):

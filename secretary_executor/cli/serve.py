@@ -24,6 +24,7 @@ from endpoint_plugins.config import SiteConfig, load_site_config
 from endpoint_plugins.errors import SiteConfigError
 from endpoint_plugins.secretary import Secretary
 from providers.errors import StateFileError
+from providers.files import load_yaml, read_text_file
 from providers.state import load_state
 from secretary_executor.cli.common import EXIT_OK, EXIT_USAGE, err_console
 from secretary_executor.errors import ConfigurationError
@@ -82,8 +83,10 @@ def secretary_from_file(path: Path) -> Secretary:
         SiteConfigError: unreadable or invalid file (the message names it and the field).
     """
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
+        data = load_yaml(read_text_file(path))
+    except OSError as exc:
+        raise SiteConfigError(f"cannot read site file {str(path)!r}: {exc.strerror}") from None
+    except yaml.YAMLError as exc:
         raise SiteConfigError(f"cannot read site file {str(path)!r}: {exc}") from None
     if isinstance(data, dict) and "site" in data and "providers" in data:
         try:

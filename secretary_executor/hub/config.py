@@ -24,6 +24,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from providers.files import load_yaml, read_text_file
 from secretary_executor.errors import ConfigurationError
 from secretary_executor.hub.extensions import ExtensionSpec
 from secretary_executor.hub.fanout import FanOut
@@ -105,7 +106,7 @@ def load_hub_config(path: str | Path) -> HubConfig:
     """
     p = Path(path)
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
+        data = load_yaml(read_text_file(p)) or {}
     except OSError as exc:
         raise ConfigurationError(f"cannot read hub config {str(p)!r}: {exc.strerror}") from None
     except yaml.YAMLError as exc:

@@ -43,6 +43,7 @@ from endpoint_plugins.errors import SiteConfigError
 from endpoint_plugins.secretary import Secretary
 from endpoint_plugins.service import Operation
 from providers.errors import validation_message
+from providers.files import load_yaml, read_text_file
 from providers.wire import Proposal, Requirements
 from secretary_executor.errors import ConfigurationError
 from secretary_executor.sites.base import Site
@@ -304,7 +305,7 @@ def load_fleet(spec: str | Path = DEMO) -> Fleet:
         return demo_fleet()
     path = Path(spec)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_yaml(read_text_file(path))
     except OSError as exc:
         raise ConfigurationError(
             f"cannot read fleet file {str(path)!r}: {exc.strerror}; "

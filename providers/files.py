@@ -1,0 +1,55 @@
+"""Reading the small text files a person points the project at: configurations, state files,
+fleets, token files.
+
+Such a path can be anything: a FIFO (reading blocks forever), ``/dev/zero`` (reading never
+ends), a binary file, a directory. Only regular files of a bounded size are read, as UTF-8, and
+every problem is an ``OSError`` whose ``strerror`` says what was wrong and how to fix it, so the
+callers' one-line error handling stays as it is. YAML nested past any sensible depth is a
+``yaml.YAMLError``, never a ``RecursionError``.
+"""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+MAX_TEXT_FILE_BYTES = 10 * 1024 * 1024
+"""Larger than any configuration or state file; reading stops well before memory runs out."""
+
+
+class FileReadError(OSError):
+    """A file that cannot be read as a text document; ``strerror`` says why."""
+
+
+def read_text_file(path: str | Path, limit: int = MAX_TEXT_FILE_BYTES) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes.
+
+    Raises:
+        OSError: the file does not exist or cannot be opened (the system's reason), or
+            :class:`FileReadError`: not a regular file, too large, or not UTF-8 text.
+    """
+    p = Path(path)
+    info = p.stat()  # follows links: a link to a FIFO is a FIFO
+    if not stat.S_ISREG(info.st_mode):
+        raise FileReadError(0, "not a regular file (a directory, device, FIFO or socket)")
+    if info.st_size > limit:
+        raise FileReadError(0, f"{info.st_size:,} bytes, more than the {limit:,} allowed")
+    with p.open("rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise FileReadError(0, f"more than the {limit:,} bytes allowed")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FileReadError(0, f"not UTF-8 text (byte {exc.start}); is it a binary file?") from None
+
+
+def load_yaml(text: str) -> Any:
+    """``yaml.safe_load``, with nesting too deep to parse reported as a YAML error."""
+    try:
+        return yaml.safe_load(text)
+    except RecursionError:
+        raise yaml.YAMLError("the document is nested too deeply to read") from None
