@@ -160,15 +160,30 @@ class Broker:
     # -- stage 5: dispatch -----------------------------------------------------------------
 
     async def dispatch(
-        self, request: JobRequest, site: str, proposal: Proposal | None = None
+        self,
+        request: JobRequest,
+        site: str,
+        proposal: Proposal | None = None,
+        *,
+        force: bool = False,
     ) -> DispatchReceipt:
         """Send the job to one named site and record the attempt.
 
+        A site whose ``proposal`` says the job cannot run there (INCOMPATIBLE, UNKNOWN,
+        NEEDS_INFORMATION) is refused unless ``force`` is set, as ``resource-ask dispatch``
+        refuses without ``--force``.
+
         Raises:
             ConfigurationError: no such site in the fleet.
-            DispatchError: the site refused (``transient`` True: another site may work).
+            DispatchError: the proposal says the job cannot run there (permanent), or the site
+                refused (``transient`` True: another site may work).
         """
         target = self.fleet.get(site)
+        if proposal is not None and not proposal.verdict.compatible and not force:
+            raise DispatchError(
+                f"{site} says {proposal.verdict.value}: {proposal.reason} "
+                "(dispatch with force to run it there anyway)"
+            )
         if self.ledger.request(request.request_id) is None:
             self.ledger.record_request(request)
         plan = DispatchPlan(

@@ -235,7 +235,7 @@ async def _dispatch(broker: Broker, args: argparse.Namespace, command: list[str]
         if args.json:
             emit_json({"negotiation": result, "receipt": None})
         return EXIT_FAILED
-    receipt = await broker.dispatch(result.request, args.site, proposal)
+    receipt = await broker.dispatch(result.request, args.site, proposal, force=args.force)
     status = await _wait_job(broker, receipt.job_id, 600.0, quiet=args.json) if args.wait else None
     if args.json:
         emit_json({"negotiation": result, "receipt": receipt, "status": status})

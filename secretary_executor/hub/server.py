@@ -221,15 +221,19 @@ class Hub:
             site: str | None = None,
             algorithm: str | None = None,
             command: list[str] | None = None,
+            force: bool = False,
         ) -> DispatchReceipt:
-            """Run a negotiated request at `site`, or at the selected site with failover."""
+            """Run a negotiated request at `site`, or at the selected site with failover.
+
+            A `site` whose proposal says the job cannot run there is refused unless `force`.
+            """
             self._require(CLIENT)
             result = self._result(request_id)
             request = result.request
             if command:
                 request = request.model_copy(update={"command": tuple(command)})
             if site is not None:
-                receipt = await broker.dispatch(request, site, result.proposal(site))
+                receipt = await broker.dispatch(request, site, result.proposal(site), force=force)
             else:
                 receipt = await self._dispatch_ranked(result, request, algorithm)
             self.events.follow(receipt.job_id)
