@@ -890,7 +890,8 @@ DOMAIN_ACRONYMS: frozenset[str] = frozenset(
     """
     hpc md cfd dft ml ai nlp llm llms cnn gnn rnn dna rna seq gwas em qm mm qmmm fea fem hep pi phd
     msc bsc it ok eta tbd fyi btw pls thx asap eod cob utc est pst cet gmt eu us uk usa openmp
-    hybrid simd
+    hybrid simd fmri mri eeg meg ct les dns rans pic enkf gev tev mev kev dlc rl nn gan vae
+    i.e e.g etc vs cf approx
     """.split()
 )
 """Acronyms of science and of email that are never requirements (lower case)."""

@@ -574,7 +574,9 @@ class _Pairs:
     def long_flag(self, m: re.Match[str]) -> bool:
         value = m.groupdict().get("value")
         if value is None:
-            return True  # a bare switch (--exclusive): nothing about where a job can run
+            if m.group("key").lower() in _CONSTRAINING_SWITCHES:
+                self.draft.unresolved.append(_clean(m.group(0)))  # whole nodes: not judged
+            return True  # other bare switches (--requeue) say nothing about where to run
         key = m.group("key")
         if key.lower() == "gpus":
             key = "total-gpus"  # Slurm's --gpus counts the whole job; --gres=gpu:N is per node
@@ -739,6 +741,9 @@ class _Pairs:
         elif cpus is not None and not self.draft.compute.cores:
             self.draft.compute.cores.append(Count(cpus.value, cpus.text, per_node=True))
 
+
+_CONSTRAINING_SWITCHES = frozenset(("exclusive", "contiguous", "no-kill", "overcommit"))
+"""Bare switches that constrain the allocation in ways no field holds: kept unresolved."""
 
 _SLURM_FLAGS = {
     "N": "nodes",

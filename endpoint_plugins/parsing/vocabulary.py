@@ -38,6 +38,12 @@ NEAR_MISS_CUTOFF = 0.8
 
 _WORD_RE = re.compile(r"[A-Za-z][\w.+#/-]*[\w+#]|[A-Za-z]")
 _BREAK_RE = re.compile(r"[\x00,;!?()\[\]{}\"|`\n]|[.:](?=\s|$)|\s[-\u2013\u2014]+\s")
+_NOT_A_NAME_RE = re.compile(
+    r"^(?:(?=[A-Za-z\d]*[a-z])(?=[A-Za-z\d]*\d)(?:[A-Z][a-z]?\d{0,3}){2,}[A-Z]?"
+    r"|[A-Z]\d{1,4}|v\d[\d.]*|[A-Z]{2,}s)$"
+)
+"""Shaped like a name but no package: chemical formulas (LiNiO2, Li6PS5X), grades and codes
+(E4, F452), a bare version (v0.91), plural acronyms (FFTs, GPUs)."""
 _SEPARATED_RE = re.compile(r"^[a-z][a-z0-9]*(?:[-.+_][a-z0-9]+)+\+?$")
 """Inner separators: nccl-tests, llama.cpp, py-spy."""
 _DIGITS_INSIDE_RE = re.compile(r"^(?:[a-z]+\d+[a-z0-9]*|[a-z]*\d+[a-z]+[a-z0-9]*)$")
@@ -276,6 +282,8 @@ def _classify(
         return "hardware"  # "AVX-512", "SVE-vectorised", "FPGA-accelerated"
     if len(word) > MAX_NAME_CHARS or not re.search(r"[a-z]", lower) or lower.count(".") > 1:
         return "unread"  # "lic.example.ac.uk" is a host, not a package
+    if _NOT_A_NAME_RE.match(word):
+        return "unread"  # "LiNiO2", "E4", "v0.91", "FFTs": formulas, codes, plural acronyms
     if _near_feature_word(lower):
         return "unread"
     if named:
@@ -325,15 +333,22 @@ _PACKAGE_AFFIXES = frozenset(
 
 
 def _is_name_compound(word: str, filler: frozenset[str]) -> bool:
-    """A hyphenated word is a package name when a part is a catalogued name, has a digit, or
-    is a short non-word ("keras-cv", "nccl-tests", "mamba-ssm", "bwa-mem2"); "climate-emulator"
-    is prose the parser does not know, and stays unread."""
+    """A hyphenated word is a package name when a part is a catalogued name, has a digit, is a
+    package affix, or is no English word ("keras-cv", "nccl-tests", "mamba-ssm", "bwa-mem2");
+    "wake-steering" and "semi-implicit" are English the parser does not know: unread."""
     parts = [p for p in word.split("-") if p]
     return any(
         any(ch.isdigit() for ch in p)
         or squash(p) in _catalogue_spellings()
-        or (2 <= len(p) <= 4 and p not in filler and p not in lexicon.STOP_WORDS)
         or p in _PACKAGE_AFFIXES
+        or (
+            len(p) >= 2
+            and p not in filler
+            and p not in lexicon.STOP_WORDS
+            and p not in lexicon.RESERVED_WORDS
+            and not english_word(p)
+            and not (len(p) <= 4 and english_word(p + "s"))
+        )
         for p in parts
     )
 
