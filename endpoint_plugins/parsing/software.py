@@ -28,6 +28,7 @@ from endpoint_plugins.parsing.constraints import (
     word_comparator,
 )
 from endpoint_plugins.parsing.draft import Draft
+from endpoint_plugins.parsing.english import english_word
 from endpoint_plugins.parsing.scanner import (
     FLAGS,
     WORD_END,
@@ -37,7 +38,12 @@ from endpoint_plugins.parsing.scanner import (
     lookup,
     squash,
 )
-from endpoint_plugins.parsing.vocabulary import HARDWARE_RE, filler_words, near_catalogue_name
+from endpoint_plugins.parsing.vocabulary import (
+    HARDWARE_RE,
+    filler_words,
+    name_shaped,
+    near_catalogue_name,
+)
 from providers.wire.requirements import Comparator, VersionConstraint
 
 _WITH_SPEC = rf"(?:{SEPARATOR}(?P<spec>{SPEC})(?:\s*\))?)?"
@@ -293,6 +299,8 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
             return False  # "Ubuntu 22.04" is a requirement, but not a package: left unread
         if name.lower() in filler_words():
             return False  # "step 2.0", "capability 8.0": ordinary words, left unread
+        if _english_before_year_or_comma(m, name):
+            return False  # "covers 2019-2023", "after, version 4.3": English, left unread
         constraints, explicit = parse_constraints(m.group("spec"))
         # "GROMCAS 2023" and "flash-attn 2" read like names with versions; "foo 2" does not
         named = (
@@ -400,6 +408,18 @@ def _read_module_items(draft: Draft) -> None:
             draft.set_container(runtime, constraints, item)
             continue
         draft.add_software(_canonical(name) or name.lower(), constraints)
+
+
+_YEARISH_RE = re.compile(r"^\s*(?:from\s+|between\s+)?(?:19|20)\d\d(?!\.)\b")
+
+
+def _english_before_year_or_comma(m: re.Match[str], name: str) -> bool:
+    """An English word before a year or a year range ("covers 2019-2023") or before a comma and
+    a version ("after, version 4.3") is prose; "stream 5.10", "foo 1.2" stay packages."""
+    if name_shaped(name) or near_catalogue_name(name) is not None or not english_word(name):
+        return False
+    between = m.string[m.end("name") : m.start("spec")]
+    return bool(_YEARISH_RE.match(m.group("spec"))) or "," in between
 
 
 def _record(draft: Draft, m: re.Match[str], variants: list[str]) -> bool:

@@ -78,6 +78,8 @@ _WALLTIME_AFTER_RE = re.compile(
 )
 """A duration named as the walltime ("5 hours of wall time"): wins over a bare duration."""
 
+_ORDINAL_RE = re.compile(r"^\s*(?:a|an)\s+(?:second|sec|minute|min)\b", FLAGS)
+"""The article before "second" or "minute" is rarely a duration ("a second buffer")."""
 _REPEAT_RE = re.compile(r"(?<!\w)(?:every|each|per|got|spare|have\s+you)\s*$", FLAGS)
 """Before a duration, these make it an interval ("every 2 hours") or small talk ("got 2
 minutes?"), not a run time."""
@@ -173,6 +175,8 @@ def extract_walltime(scanner: Scanner, draft: Draft) -> None:
 
     def handle(m: re.Match[str]) -> bool:
         said = m.groupdict().get("dur") or ""
+        if _ORDINAL_RE.match(said):
+            return False  # "a second buffer", "a minute detail": not a run time
         starts_with_duration = bool(said) and m.group(0).startswith(said)
         if starts_with_duration and _REPEAT_RE.search(
             scanner.text, max(0, m.start() - 12), m.start()

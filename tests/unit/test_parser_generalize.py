@@ -536,3 +536,24 @@ def test_a_version_before_an_unknown_name(text: str, package: str, version: str)
 def test_a_variant_in_brackets() -> None:
     found = [s for s in parse("LAMMPS 29Aug2024 (Kokkos build)").software if s.name == "lammps"]
     assert found and found[0].variants == ("+kokkos",)
+
+
+@pytest.mark.parametrize(
+    "text", ["we keep a second buffer for the exchange", "give me a minute to explain"]
+)
+def test_an_article_before_second_or_minute_is_no_walltime(text: str) -> None:
+    """Reading "a second buffer" as a 1 s walltime would fit any partition's limit."""
+    assert parse(text).compute.walltime_s is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the hindcast covers 2019-2023",
+        "data from 2015 to 2020",
+        "R for analysis after, version 4.3",
+    ],
+)
+def test_an_english_word_before_years_is_not_a_package(text: str) -> None:
+    req = parse(text)
+    assert not [s for s in req.software if s.name in ("covers", "data", "after")]
