@@ -47,9 +47,42 @@ def read_text_file(path: str | Path, limit: int = MAX_TEXT_FILE_BYTES) -> str:
         raise FileReadError(0, f"not UTF-8 text (byte {exc.start}); is it a binary file?") from None
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """``SafeLoader`` that refuses a key repeated in one mapping.
+
+    Plain YAML keeps the last of two equal keys, so a file that sets ``timeout_s`` twice, or
+    lists a site under the same name twice, is read without a word about the first value.
+    """
+
+
+def _mapping_without_repeats(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+    seen: dict[Any, Any] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        try:
+            repeated = key in seen
+        except TypeError:  # an unhashable key: the base constructor reports it
+            break
+        if repeated:
+            raise yaml.constructor.ConstructorError(
+                "while reading a mapping",
+                node.start_mark,
+                f"the key {key!r} appears twice; keep one of them",
+                key_node.start_mark,
+            )
+        seen[key] = None
+    return loader.construct_mapping(node, deep=True)
+
+
+_UniqueKeyLoader.add_constructor(
+    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_without_repeats
+)
+
+
 def load_yaml(text: str) -> Any:
-    """``yaml.safe_load``, with nesting too deep to parse reported as a YAML error."""
+    """``yaml.safe_load``, refusing repeated keys, with nesting too deep to parse reported as a
+    YAML error."""
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass
     except RecursionError:
         raise yaml.YAMLError("the document is nested too deeply to read") from None

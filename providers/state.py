@@ -16,6 +16,8 @@ Format (``schema_version: 1``)::
 
 from __future__ import annotations
 
+import re
+import secrets
 import threading
 from collections.abc import Iterable
 from pathlib import Path
@@ -85,6 +87,18 @@ class SiteState(WireModel):
     site: SiteInfo
     providers: tuple[ProviderState, ...] = ()
 
+    @field_validator("schema_version")
+    @classmethod
+    def _known_version(cls, value: int) -> int:
+        # A newer format may mean something else by the same keys; reading it as this one
+        # would describe a different site, so it is refused rather than guessed at.
+        if value < 1 or value > SCHEMA_VERSION:
+            raise ValueError(
+                f"schema_version {value} is not one this version reads (1 to {SCHEMA_VERSION}); "
+                "write the file for this version, or upgrade secretary-executor"
+            )
+        return value
+
     @field_validator("providers")
     @classmethod
     def _unique(cls, value: tuple[ProviderState, ...]) -> tuple[ProviderState, ...]:
@@ -153,39 +167,54 @@ class _SimulatedJobs:
     """Jobs accepted by a simulated workload manager.
 
     A simulated site runs nothing: a job is recorded, reported QUEUED once and then COMPLETED,
-    with a message that says it was simulated.
+    with a message that says it was simulated. Native ids are unique across processes
+    (``sim-SITE-<random hex>``), so a hub restarted, or a second CLI process, never mistakes
+    one job for another; a well-formed id that this process did not hand out belongs to a job
+    another process accepted, and since nothing ran it is reported COMPLETED rather than left
+    UNKNOWN for a waiter to poll until its timeout.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._jobs: dict[str, int] = {}
-        self._next = 1
+
+    @staticmethod
+    def _pattern(site: str) -> re.Pattern[str]:
+        return re.compile(rf"sim-{re.escape(site)}-[0-9a-f]{{{_SIM_ID_HEX}}}")
 
     def submit(self, site: str) -> str:
         with self._lock:
-            native = f"sim-{site}-{self._next}"
-            self._next += 1
+            native = f"sim-{site}-{secrets.token_hex(_SIM_ID_HEX // 2)}"
             self._jobs[native] = 0
             return native
 
-    def advance(self, native_id: str) -> JobState:
+    def advance(self, site: str, native_id: str) -> JobState:
         with self._lock:
             if native_id not in self._jobs:
-                return JobState.UNKNOWN
+                return self._elsewhere(site, native_id)
             polls = self._jobs[native_id]
             if polls < 0:
                 return JobState.CANCELLED
             self._jobs[native_id] = polls + 1
             return JobState.QUEUED if polls == 0 else JobState.COMPLETED
 
-    def cancel(self, native_id: str) -> JobState:
+    def cancel(self, site: str, native_id: str) -> JobState:
         with self._lock:
             if native_id not in self._jobs:
-                return JobState.UNKNOWN
+                return self._elsewhere(site, native_id)
             if self._jobs[native_id] >= 2:
                 return JobState.COMPLETED
             self._jobs[native_id] = -1
             return JobState.CANCELLED
+
+    def _elsewhere(self, site: str, native_id: str) -> JobState:
+        if self._pattern(site).fullmatch(native_id):
+            return JobState.COMPLETED
+        return JobState.UNKNOWN
+
+
+_SIM_ID_HEX = 16
+"""Hex digits of randomness in a simulated native id: 64 bits, no collision in practice."""
 
 
 def _make_state_classes() -> dict[str, type[Provider]]:
@@ -214,7 +243,7 @@ def _workload_hooks() -> dict[str, Any]:
         return SubmitResult(native_id=native, script=" ".join(spec.command))
 
     def _status(self: Any, native_id: str) -> JobStatus:
-        state = _jobs(self).advance(native_id)
+        state = _jobs(self).advance(self.name, native_id)
         return JobStatus(
             site=self.name,
             native_id=native_id,
@@ -224,7 +253,7 @@ def _workload_hooks() -> dict[str, Any]:
         )
 
     def _cancel(self: Any, native_id: str) -> JobStatus:
-        state = _jobs(self).cancel(native_id)
+        state = _jobs(self).cancel(self.name, native_id)
         return JobStatus(site=self.name, native_id=native_id, state=state, message="simulated site")
 
     return {"_submit": _submit, "_status": _status, "_cancel": _cancel}

@@ -9,6 +9,7 @@ later. Nothing is ever built from strings with ``exec`` or ``eval``.
 from __future__ import annotations
 
 import importlib
+import inspect
 import re
 from collections.abc import Callable
 from typing import Any
@@ -53,7 +54,7 @@ def resolve(ref: str, allowed: tuple[str, ...]) -> Callable[..., Any]:
     if match is None:
         raise ConfigurationError(f"extension {ref!r} is not of the form 'package.module:function'")
     module = match["module"]
-    if not any(module == a or module.startswith(a + ".") for a in allowed):
+    if not _inside(module, allowed):
         listed = ", ".join(allowed) or "(none)"
         raise ConfigurationError(
             f"extension {ref!r}: module {module!r} is not in extensions.allowed_modules "
@@ -68,7 +69,19 @@ def resolve(ref: str, allowed: tuple[str, ...]) -> Callable[..., Any]:
         raise ConfigurationError(
             f"extension {ref!r}: {match['attr']!r} is not a function of {module}"
         )
+    # The allow-list names modules, so the object must be one of theirs: a name that a listed
+    # module merely imports (``from os import system``) would otherwise expose anything.
+    home = getattr(fn, "__module__", None)
+    if not inspect.isfunction(fn) or home is None or not _inside(home, allowed):
+        raise ConfigurationError(
+            f"extension {ref!r}: {match['attr']!r} is defined in {home or 'an unknown module'}, "
+            f"not in an allowed module; define the function in {module} itself"
+        )
     return fn
+
+
+def _inside(module: str, allowed: tuple[str, ...]) -> bool:
+    return any(module == a or module.startswith(a + ".") for a in allowed)
 
 
 def install(mcp: MCPServer, spec: ExtensionSpec) -> list[str]:

@@ -88,7 +88,7 @@ class FleetSite(BaseModel):
     endpoint_id: str | None = None
     functions_file: str | None = None
     remote_site_config: str | None = None
-    timeout_s: float | None = Field(default=None, gt=0)
+    timeout_s: float | None = Field(default=None, gt=0, le=86400, allow_inf_nan=False)
 
     @model_validator(mode="after")
     def _one_source(self) -> FleetSite:
