@@ -87,6 +87,10 @@ def handle(secretary: Secretary, operation: str, payload: dict[str, Any]) -> dic
         result = _run(secretary, op, parsed)
     except (SiteError, ProviderError) as exc:
         return error_envelope(type(exc).__name__, exc.message, transient=exc.transient)
+    except ValidationError as exc:
+        # A value this site cannot accept (a partition name, an environment variable name) is
+        # wrong everywhere: failing over would only repeat the refusal at every other site.
+        return error_envelope("BadRequest", f"{op.value}: {validation_message(exc)}")
     except Exception as exc:
         log.exception("site %s failed on %s", secretary.name, op.value)
         return error_envelope("InternalError", f"{type(exc).__name__}: {exc}", transient=True)
