@@ -193,8 +193,14 @@ def _write(path: Path, text: str, dry_run: bool, detail: str) -> Change:
     action = "updated" if exists else "created"
     if dry_run:
         return Change(path=str(path), action=f"would be {action}", detail=detail)
+    # The replacement keeps the file's mode: an endpoint's config.yaml is often 0600, and a
+    # rewrite must not widen it to the umask default.
+    mode = path.stat().st_mode & 0o7777 if exists else 0o644
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        os.fchmod(handle.fileno(), mode)
+        handle.write(text)
     tmp.replace(path)
     return Change(path=str(path), action=action, detail=detail)
 

@@ -196,7 +196,7 @@ class Broker:
             self.ledger.record_attempt(request.request_id, site, False, exc.message)
             raise
         self.ledger.record_attempt(request.request_id, site, True, receipt.native_id)
-        self.ledger.record_dispatch(receipt)
+        self.ledger.record_dispatch(receipt, request.environment)
         return receipt
 
     async def submit(

@@ -9,14 +9,17 @@ reads back exactly what crossed the wire.
 from __future__ import annotations
 
 import json
+import os
+import shlex
 import sqlite3
+import stat
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from providers.paths import secretary_home
+from providers.paths import private_home
 from providers.wire import DispatchReceipt, JobRequest, JobState, JobStatus, Proposal
 from providers.wire.common import WireModel
 from secretary_executor.errors import UnknownJobError
@@ -87,10 +90,10 @@ class Ledger:
 
     def __init__(self, path: str | Path | None = None) -> None:
         if path is None:
-            home = secretary_home()
-            home.mkdir(parents=True, exist_ok=True)
-            path = home / "ledger.sqlite3"
+            path = private_home() / "ledger.sqlite3"
         self.path = str(path)
+        if self.path != ":memory:":
+            _owner_only(Path(self.path))
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
         self._db.row_factory = sqlite3.Row
@@ -114,6 +117,10 @@ class Ledger:
     # -- writes ----------------------------------------------------------------------------
 
     def record_request(self, request: JobRequest) -> None:
+        """Record the request; environment variables are kept by name, never by value."""
+        if request.environment:
+            hidden = {name: REDACTED for name in request.environment}
+            request = request.model_copy(update={"environment": hidden})
         with self._tx() as db:
             db.execute(
                 "INSERT OR REPLACE INTO requests VALUES (?, ?, ?, ?)",
@@ -162,7 +169,15 @@ class Ledger:
                 ((rid, site, now, int(ok), message) for rid, site, ok, message in rows),
             )
 
-    def record_dispatch(self, receipt: DispatchReceipt) -> None:
+    def record_dispatch(
+        self, receipt: DispatchReceipt, environment: Mapping[str, str] | None = None
+    ) -> None:
+        """Record an accepted job. The values of ``environment`` (the request's variables) are
+        taken out of the stored job script: it may carry them as ``export NAME=value``."""
+        if environment and receipt.script:
+            receipt = receipt.model_copy(
+                update={"script": _without_values(receipt.script, environment)}
+            )
         now = _now()
         with self._tx() as db:
             db.execute(
@@ -255,6 +270,40 @@ class Ledger:
                 (request_id,),
             ).fetchall()
         return [(r["site"], bool(r["ok"]), r["message"]) for r in rows]
+
+
+REDACTED = "<not recorded>"
+"""What the ledger stores in place of an environment variable's value."""
+
+_SHORT = 4
+"""Values shorter than this are replaced only where they follow ``NAME=``: replacing ``1``
+everywhere would garble the script, and such values are not secrets."""
+
+
+def _without_values(script: str, environment: Mapping[str, str]) -> str:
+    for name, value in sorted(environment.items(), key=lambda kv: -len(kv[1])):
+        if not value:
+            continue
+        for form in (shlex.quote(value), value):
+            script = script.replace(f"{name}={form}", f"{name}={REDACTED}")
+        if len(value) >= _SHORT:
+            script = script.replace(value, REDACTED)
+    return script
+
+
+def _owner_only(path: Path) -> None:
+    """Create the ledger file as 0600 before SQLite opens it (its -wal and -shm files take the
+    same mode), and narrow an existing one that is ours."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        return  # SQLite's own open reports the problem with its message
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISREG(info.st_mode) and info.st_uid == os.getuid() and info.st_mode & 0o077:
+            os.fchmod(fd, 0o600)
+    finally:
+        os.close(fd)
 
 
 def _job(row: sqlite3.Row) -> JobRecord:
