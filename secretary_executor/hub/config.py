@@ -12,6 +12,8 @@
     extensions:
       allowed_modules: [mysite.hub_tools]
       tools: ["mysite.hub_tools:quota"]
+    worker_hosts: [private]         # where workers may be: loopback, private, any, CIDRs, names
+    max_sites_per_worker: 1024
 
 Relative paths are taken from the file's folder.
 """
@@ -22,12 +24,14 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from providers.files import load_yaml, read_text_file
 from secretary_executor.errors import ConfigurationError
 from secretary_executor.hub.extensions import ExtensionSpec
 from secretary_executor.hub.fanout import FanOut
+from secretary_executor.hub.registry import DEFAULT_MAX_SITES
+from secretary_executor.hub.worker_urls import DEFAULT_WORKER_HOSTS, HostPolicy
 
 NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
 
@@ -62,6 +66,14 @@ class HubConfig(BaseModel):
     ledger: str | None = None
     parent: ParentLink | None = None
     extensions: ExtensionSpec = ExtensionSpec()
+    worker_hosts: tuple[str, ...] = Field(default=DEFAULT_WORKER_HOSTS, min_length=1)
+    max_sites_per_worker: int = Field(default=DEFAULT_MAX_SITES, ge=1, le=100_000)
+
+    @field_validator("worker_hosts")
+    @classmethod
+    def _policy(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        HostPolicy(value)  # a bad entry raises ValueError, which names it
+        return value
 
     @property
     def url(self) -> str:

@@ -22,6 +22,10 @@ from pydantic import Field
 
 from providers.wire.common import WireModel
 from secretary_executor.errors import SecretaryError
+from secretary_executor.hub.worker_urls import DEFAULT_WORKER_HOSTS, HostPolicy, WorkerUrlError
+
+DEFAULT_MAX_SITES = 1024
+"""Sites one worker may serve: far above a real endpoint, far below what exhausts the hub."""
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
 
@@ -85,6 +89,8 @@ class Registry:
         heartbeat_s: the period workers are told to heartbeat at.
         miss_limit: heartbeats a worker may miss before it is marked DOWN (3 by default).
         clock: seconds, monotonic; injectable for tests.
+        worker_hosts: the URL policy (see :mod:`secretary_executor.hub.worker_urls`).
+        max_sites: most sites one worker may serve.
     """
 
     def __init__(
@@ -94,6 +100,8 @@ class Registry:
         miss_limit: int = 3,
         clock: Callable[[], float] = time.monotonic,
         reserved_sites: Sequence[str] = (),
+        worker_hosts: Sequence[str] = DEFAULT_WORKER_HOSTS,
+        max_sites: int = DEFAULT_MAX_SITES,
     ) -> None:
         if heartbeat_s <= 0:
             raise RegistrationError(f"heartbeat_s must be positive, got {heartbeat_s}")
@@ -101,6 +109,8 @@ class Registry:
         self.miss_limit = miss_limit
         self.clock = clock
         self.reserved_sites = frozenset(reserved_sites)
+        self.host_policy = HostPolicy(worker_hosts)
+        self.max_sites = max_sites
         self._lock = threading.Lock()
         self._workers: dict[str, _Entry] = {}
 
@@ -123,6 +133,15 @@ class Registry:
         """
         _check_name(name, "worker name")
         _check_url(url)
+        try:
+            self.host_policy.check(url)
+        except WorkerUrlError as exc:
+            raise RegistrationError(str(exc)) from None
+        if len(sites) > self.max_sites:
+            raise RegistrationError(
+                f"worker {name!r} registered {len(sites)} sites; this hub accepts at most "
+                f"{self.max_sites} per worker (max_sites_per_worker in the hub config)"
+            )
         names = tuple(_check_name(s, "site name") for s in sites)
         if not names:
             raise RegistrationError(f"worker {name!r} registered no sites; serve at least one")

@@ -109,6 +109,8 @@ class Hub:
             heartbeat_s=config.heartbeat_s,
             miss_limit=config.miss_limit,
             reserved_sites=[s.name for s in static],
+            worker_hosts=config.worker_hosts,
+            max_sites=config.max_sites_per_worker,
         )
         self.fleet = FederatedFleet(static, fanout=config.fanout, is_down=self.registry.is_down)
         self.broker = Broker(self.fleet, Ledger(config.ledger) if config.ledger else None)
