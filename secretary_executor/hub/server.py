@@ -375,18 +375,21 @@ class Hub:
         @_as_resource_error
         async def fleet_status() -> str:
             """Every site and worker of this hub, UP or DOWN."""
+            self._require(CLIENT)  # the same scope as the client tools
             return self.fleet_status().model_dump_json(indent=2)
 
         @mcp.resource("sites://{name}", mime_type="application/json")
         @_as_resource_error
         async def site_manifest(name: str) -> str:
             """A site's manifest: providers, facts and tools."""
+            self._require(CLIENT)  # the same scope as the client tools
             return (await self._describe(name)).model_dump_json(indent=2)
 
         @mcp.resource("jobs://{job_id}", mime_type="application/json")
         @_as_resource_error
         async def job(job_id: str) -> str:
             """A job's ledger record and state changes (updated events are published)."""
+            self._require(CLIENT)  # the same scope as the client tools
             return self.events.view(job_id).model_dump_json(indent=2)
 
         @mcp.prompt()

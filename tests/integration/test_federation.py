@@ -109,6 +109,17 @@ class Federation:
         ):
             return await c.call_tool(tool, args)
 
+    async def read(self, uri: str, token: str | None = None) -> Any:
+        headers = {"Authorization": f"Bearer {token or self.token}"}
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=30) as http,
+            Client(streamable_http_client(self.url, http_client=http)) as c,
+        ):
+            try:
+                return await c.read_resource(uri)
+            except Exception as exc:  # noqa: BLE001 - the refusal is what the test reads
+                return exc
+
     def sites(self) -> dict[str, dict[str, Any]]:
         r = asyncio.run(self.call("list_sites", {}))
         return {s["name"]: s for s in r.structured_content["sites"]}
@@ -233,6 +244,18 @@ def test_missing_or_wrong_token_gets_401(fed: Federation) -> None:
     join = fed.join_file.read_text().strip()
     r = asyncio.run(fed.call("negotiate_job", {"text": "1 core"}, token=join))
     assert r.is_error and "needs a 'client' token" in r.content[0].text
+
+
+def test_resources_need_a_client_token(fed: Federation) -> None:
+    """The join token and a worker's credential open the worker tools only; the fleet, site
+    manifests and job records are for clients."""
+    join = fed.join_file.read_text().strip()
+    for uri in ("fleet://status", "sites://hpc-campus", "jobs://no-such-job"):
+        refused = asyncio.run(fed.read(uri, token=join))
+        assert isinstance(refused, Exception) and "needs a 'client' token" in str(refused)
+    for uri in ("fleet://status", "sites://hpc-campus"):
+        contents = asyncio.run(fed.read(uri)).contents
+        assert json.loads(contents[0].text)
 
 
 def test_kill_9_during_negotiation_reports_unreachable(fed: Federation) -> None:
