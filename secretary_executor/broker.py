@@ -17,6 +17,7 @@ from endpoint_plugins.secretary import DispatchPlan
 from providers.wire import (
     DispatchReceipt,
     JobRequest,
+    JobState,
     JobStatus,
     Policy,
     Proposal,
@@ -24,6 +25,7 @@ from providers.wire import (
     Verdict,
 )
 from providers.wire.common import WireModel
+from providers.wire.request import new_id
 from secretary_executor.errors import DispatchError, SecretaryError, SelectionError
 from secretary_executor.ledger import JobRecord, Ledger
 from secretary_executor.select.registry import SelectionOutcome, get_selector, select_with_fallback
@@ -195,6 +197,7 @@ class Broker:
         except SecretaryError as exc:
             self.ledger.record_attempt(request.request_id, site, False, exc.message)
             raise
+        receipt = _hub_receipt(receipt, request, site)
         self.ledger.record_attempt(request.request_id, site, True, receipt.native_id)
         self.ledger.record_dispatch(receipt, request.environment)
         return receipt
@@ -245,6 +248,9 @@ class Broker:
             return record, status
         site = self.fleet.get(record.site)
         status = await site.status(record.native_id, provider=record.provider)
+        # Which job this is, is the hub's to say: a reply naming another site or native id
+        # is still about the job that was asked for.
+        status = status.model_copy(update={"site": record.site, "native_id": record.native_id})
         self.ledger.record_status(job_id, status)
         return self.ledger.job(job_id), status
 
@@ -262,6 +268,7 @@ class Broker:
         status = await self.fleet.get(record.site).cancel(
             record.native_id, provider=record.provider
         )
+        status = status.model_copy(update={"site": record.site, "native_id": record.native_id})
         self.ledger.record_status(job_id, status)
         return status
 
@@ -283,6 +290,26 @@ class Broker:
 
     async def close(self) -> None:
         await self.fleet.close()
+
+
+_STATES_AT_DISPATCH = frozenset({JobState.QUEUED, JobState.RUNNING})
+
+
+def _hub_receipt(receipt: DispatchReceipt, request: JobRequest, site: str) -> DispatchReceipt:
+    """The receipt as the hub records it. The job id is the hub's own, and the request and site
+    are the ones the hub dispatched, whatever the site's reply says: a site's ids could collide
+    with another job's or name another request. Only the native id and the script are the
+    site's. A job just handed over is QUEUED or RUNNING; anything the site claims beyond that
+    is learnt by polling, like every other state change."""
+    state = receipt.state if receipt.state in _STATES_AT_DISPATCH else JobState.QUEUED
+    return receipt.model_copy(
+        update={
+            "job_id": new_id(),
+            "request_id": request.request_id,
+            "site": site,
+            "state": state,
+        }
+    )
 
 
 def no_choice_message(result: NegotiationResult) -> str:

@@ -206,6 +206,8 @@ class Ledger:
             row = db.execute("SELECT state FROM jobs WHERE job_id = ?", (job_id,)).fetchone()
             if row is None:
                 raise UnknownJobError(f"unknown job {job_id!r}; list jobs with 'resource-ask jobs'")
+            if JobState(row["state"]).terminal:
+                return False  # a finished job stays finished, whatever a late reply says
             changed = row["state"] != status.state.value
             db.execute(
                 "UPDATE jobs SET state = ?, exit_code = ?, updated_at = ? WHERE job_id = ?",
