@@ -73,6 +73,7 @@ class Membership:
         self.on_credential = on_credential
         self.timeout_s = timeout_s
         self.registration: Registration | None = None
+        self._credential: str | None = None
         self.joins = 0
         self._wake = asyncio.Event()
         self._beats: McpConnection | None = None
@@ -89,16 +90,21 @@ class Membership:
             McpCallError: the hub is unreachable, or refused the join token (``status`` 401).
             SiteError: the hub refused the registration (the message says why).
         """
+        arguments: dict[str, object] = {"name": self.worker, "url": self.url, "sites": self.sites}
+        if self._credential:
+            # While this worker is UP, only its current credential lets it register again.
+            arguments["credential"] = self._credential
         data = await call_once(
             self.hub_url,
             "register_worker",
-            {"name": self.worker, "url": self.url, "sites": self.sites},
+            arguments,
             token=self._join_token,
             timeout_s=self.timeout_s,
         )
         if not data.get("ok", True) and "error" in data:
             raise SiteError(f"hub refused registration: {data['error']}")
         reg = Registration.model_validate(data)
+        self._credential = reg.credential
         self.on_credential(reg.hub, reg.credential)
         if self._beats is not None:
             await self._beats.close()

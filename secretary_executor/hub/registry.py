@@ -82,6 +82,12 @@ def _check_url(url: str) -> str:
     return url
 
 
+def _same(presented: str | None, entry: _Entry) -> bool:
+    if not presented:
+        return False
+    return hmac.compare_digest(presented.encode(), entry.credential.encode())
+
+
 class Registry:
     """The hub's workers.
 
@@ -122,14 +128,20 @@ class Registry:
         """Silence after which a worker is marked DOWN."""
         return self.heartbeat_s * self.miss_limit
 
-    def register(self, name: str, url: str, sites: Sequence[str]) -> str:
+    def register(
+        self, name: str, url: str, sites: Sequence[str], credential: str | None = None
+    ) -> str:
         """Admit (or re-admit) worker ``name`` serving ``sites`` at ``url``; returns its credential.
 
-        The join token is checked by the caller (the hub's bearer check). Postcondition: the
-        worker is UP with a fresh credential; any earlier credential of it no longer works.
+        The join token is checked by the caller (the hub's bearer check). It is shared by every
+        worker, so it cannot prove *which* worker is calling: while ``name`` is UP, only the
+        holder of its current ``credential`` may register under that name again (to change its
+        sites); anyone else must wait until the hub marks it DOWN. Postcondition: the worker is
+        UP with a fresh credential; any earlier credential of it no longer works.
 
         Raises:
-            RegistrationError: a bad name or URL, no sites, or a site another worker serves.
+            RegistrationError: a bad name or URL, no sites, too many sites, a site another
+                worker serves, or the name of an UP worker without its credential.
         """
         _check_name(name, "worker name")
         _check_url(url)
@@ -147,7 +159,7 @@ class Registry:
             raise RegistrationError(f"worker {name!r} registered no sites; serve at least one")
         if len(set(names)) != len(names):
             raise RegistrationError(f"worker {name!r} lists a site twice: {sorted(names)}")
-        credential = secrets.token_urlsafe(32)
+        issued = secrets.token_urlsafe(32)
         with self._lock:
             taken = self.reserved_sites.intersection(names)
             for other in self._workers.values():
@@ -159,11 +171,17 @@ class Registry:
                     "of this hub; give the sites distinct names"
                 )
             old = self._workers.get(name)
-            entry = _Entry(name, url, names, credential, self.clock())
+            if old is not None and old.state is WorkerState.UP and not _same(credential, old):
+                raise RegistrationError(
+                    f"worker {name!r} is UP at {old.url}; another worker cannot take its name. "
+                    "The same worker re-registers with its current credential, or after "
+                    f"{self.deadline_s:g} s without heartbeats, when the hub marks it DOWN"
+                )
+            entry = _Entry(name, url, names, issued, self.clock())
             if old is not None:
                 entry.joins = old.joins + 1
             self._workers[name] = entry
-        return credential
+        return issued
 
     def heartbeat(self, name: str) -> WorkerRecord:
         """Record a heartbeat from ``name`` (already authenticated by its credential).

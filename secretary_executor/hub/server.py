@@ -322,11 +322,17 @@ class Hub:
 
         @mcp.tool()
         @_as_tool_error
-        async def register_worker(name: str, url: str, sites: list[str]) -> RegistrationReply:
-            """Join this hub (needs the join token); returns the worker's own credential."""
+        async def register_worker(
+            name: str, url: str, sites: list[str], credential: str | None = None
+        ) -> RegistrationReply:
+            """Join this hub (needs the join token); returns the worker's own credential.
+
+            A worker that is still UP registers again (to change its sites) by passing its
+            current ``credential``; without it, its name cannot be taken over.
+            """
             self._require(JOIN)
             try:
-                credential = self.registry.register(name, url, sites)
+                credential = self.registry.register(name, url, sites, credential)
             except RegistrationError as exc:
                 raise HubToolError(exc.message) from None
             await self._attach(name, url, tuple(sites), credential)

@@ -246,6 +246,20 @@ def test_missing_or_wrong_token_gets_401(fed: Federation) -> None:
     assert r.is_error and "needs a 'client' token" in r.content[0].text
 
 
+def test_a_join_token_cannot_take_over_an_up_workers_name(fed: Federation) -> None:
+    """Every worker holds the join token; only the worker's own credential re-registers it."""
+    before = fed.worker("w-campus")
+    join = fed.join_file.read_text().strip()
+    impostor = {"name": "w-campus", "url": f"http://127.0.0.1:{free_port()}/mcp"}
+    r = asyncio.run(fed.call("register_worker", {**impostor, "sites": before["sites"]}, token=join))
+    assert r.is_error and "cannot take its name" in r.content[0].text
+    after = fed.worker("w-campus")
+    assert after["url"] == before["url"] and after["joins"] == before["joins"]
+    r = asyncio.run(fed.call("negotiate_job", {"text": "2 cores", "sites": ["hpc-campus"]}))
+    (proposal,) = r.structured_content["proposals"]
+    assert proposal["verdict"] != "UNREACHABLE", proposal  # still the real worker
+
+
 def test_resources_need_a_client_token(fed: Federation) -> None:
     """The join token and a worker's credential open the worker tools only; the fleet, site
     manifests and job records are for clients."""

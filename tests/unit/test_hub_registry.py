@@ -166,3 +166,25 @@ def test_fanout_modes_give_one_proposal_per_site(mode: str) -> None:
     assert by_site["silent"].verdict is Verdict.UNREACHABLE
     assert "heartbeats" in by_site["down"].reason
     assert by_site["hpc-campus"].verdict is not Verdict.UNREACHABLE
+
+
+def test_an_up_name_cannot_be_taken_without_its_credential() -> None:
+    """The join token is shared, so it cannot tell two workers apart: the credential does."""
+    clock = Clock()
+    reg = Registry(heartbeat_s=2.0, clock=clock)
+    cred = reg.register("w1", URL, ["a"])
+    for presented in (None, "", "x" * 43, cred[:-1] + ("A" if cred[-1] != "A" else "B")):
+        with pytest.raises(RegistrationError, match="cannot take its name"):
+            reg.register("w1", "http://10.9.9.9:8800/mcp", ["a"], presented)
+    record = reg.worker("w1")
+    assert record is not None and record.url == URL and record.joins == 1
+    assert reg.owner_of_credential(cred) == "w1"  # the impostor changed nothing
+
+    renewed = reg.register("w1", URL, ["a", "b"], cred)  # the worker itself, new sites
+    assert renewed != cred and reg.owner_of_credential(cred) is None
+    with pytest.raises(RegistrationError, match="cannot take its name"):
+        reg.register("w1", URL, ["a"], cred)  # the old credential is spent
+
+    clock.now += 6.1
+    assert reg.sweep() == ["w1"]
+    assert reg.register("w1", URL, ["a"])  # DOWN: the name is free again
