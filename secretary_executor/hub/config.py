@@ -14,6 +14,7 @@
       tools: ["mysite.hub_tools:quota"]
     worker_hosts: [private]         # where workers may be: loopback, private, any, CIDRs, names
     max_sites_per_worker: 1024
+    forget_down_after_s: 3600       # a DOWN worker's sites are dropped after this long
 
 Relative paths are taken from the file's folder.
 """
@@ -30,7 +31,7 @@ from providers.files import load_yaml, read_text_file
 from secretary_executor.errors import ConfigurationError
 from secretary_executor.hub.extensions import ExtensionSpec
 from secretary_executor.hub.fanout import FanOut
-from secretary_executor.hub.registry import DEFAULT_MAX_SITES
+from secretary_executor.hub.registry import DEFAULT_FORGET_AFTER_S, DEFAULT_MAX_SITES
 from secretary_executor.hub.worker_urls import DEFAULT_WORKER_HOSTS, HostPolicy
 
 NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
@@ -68,6 +69,9 @@ class HubConfig(BaseModel):
     extensions: ExtensionSpec = ExtensionSpec()
     worker_hosts: tuple[str, ...] = Field(default=DEFAULT_WORKER_HOSTS, min_length=1)
     max_sites_per_worker: int = Field(default=DEFAULT_MAX_SITES, ge=1, le=100_000)
+    forget_down_after_s: float = Field(
+        default=DEFAULT_FORGET_AFTER_S, gt=0, le=30 * 86400, allow_inf_nan=False
+    )
 
     @field_validator("worker_hosts")
     @classmethod

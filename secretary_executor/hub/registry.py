@@ -24,6 +24,9 @@ from providers.wire.common import WireModel
 from secretary_executor.errors import SecretaryError
 from secretary_executor.hub.worker_urls import DEFAULT_WORKER_HOSTS, HostPolicy, WorkerUrlError
 
+DEFAULT_FORGET_AFTER_S = 3600.0
+"""How long a DOWN worker's sites stay listed (as UNREACHABLE) before the hub drops them."""
+
 DEFAULT_MAX_SITES = 1024
 """Sites one worker may serve: far above a real endpoint, far below what exhausts the hub."""
 
@@ -97,6 +100,8 @@ class Registry:
         clock: seconds, monotonic; injectable for tests.
         worker_hosts: the URL policy (see :mod:`secretary_executor.hub.worker_urls`).
         max_sites: most sites one worker may serve.
+        forget_after_s: how long a DOWN worker and its sites stay listed before
+            :meth:`forget` drops them.
     """
 
     def __init__(
@@ -108,6 +113,7 @@ class Registry:
         reserved_sites: Sequence[str] = (),
         worker_hosts: Sequence[str] = DEFAULT_WORKER_HOSTS,
         max_sites: int = DEFAULT_MAX_SITES,
+        forget_after_s: float = DEFAULT_FORGET_AFTER_S,
     ) -> None:
         if heartbeat_s <= 0:
             raise RegistrationError(f"heartbeat_s must be positive, got {heartbeat_s}")
@@ -117,6 +123,7 @@ class Registry:
         self.reserved_sites = frozenset(reserved_sites)
         self.host_policy = HostPolicy(worker_hosts)
         self.max_sites = max_sites
+        self.forget_after_s = forget_after_s
         self._lock = threading.Lock()
         self._workers: dict[str, _Entry] = {}
 
@@ -230,6 +237,23 @@ class Registry:
                     entry.credential = ""
                     dropped.append(entry.name)
         return dropped
+
+    def forget(self) -> list[tuple[str, tuple[str, ...]]]:
+        """Drop every worker DOWN for longer than ``forget_after_s``; returns (name, sites).
+
+        A worker that went away for good would otherwise keep its sites in every negotiation,
+        reported UNREACHABLE, and keep their names from any other worker.
+        """
+        limit = self.clock() - self.deadline_s - self.forget_after_s
+        with self._lock:
+            gone = [
+                e
+                for e in self._workers.values()
+                if e.state is WorkerState.DOWN and e.last_seen < limit
+            ]
+            for entry in gone:
+                del self._workers[entry.name]
+        return [(e.name, e.sites) for e in gone]
 
     def is_down(self, site: str) -> bool:
         """True when ``site`` belongs to a DOWN worker."""

@@ -111,6 +111,7 @@ class Hub:
             reserved_sites=[s.name for s in static],
             worker_hosts=config.worker_hosts,
             max_sites=config.max_sites_per_worker,
+            forget_after_s=config.forget_down_after_s,
         )
         self.fleet = FederatedFleet(static, fanout=config.fanout, is_down=self.registry.is_down)
         self.broker = Broker(self.fleet, Ledger(config.ledger) if config.ledger else None)
@@ -440,14 +441,30 @@ class Hub:
     # -- running ---------------------------------------------------------------------------
 
     async def sweep_forever(self) -> None:
-        """Mark silent workers DOWN (and drop their sessions) every half period."""
+        """Run :meth:`sweep` every half heartbeat period."""
         while True:
             await asyncio.sleep(self.config.heartbeat_s / 2)
-            for name in self.registry.sweep():
-                log.warning("worker %s missed its heartbeats; marked down", name)
-                conn = self.connections.get(name)
-                if conn is not None:
-                    await conn.close()
+            await self.sweep()
+
+    async def sweep(self) -> None:
+        """Mark silent workers DOWN (dropping their sessions), and forget workers DOWN for
+        longer than ``forget_down_after_s`` together with their sites."""
+        for name in self.registry.sweep():
+            log.warning("worker %s missed its heartbeats; marked down", name)
+            conn = self.connections.get(name)
+            if conn is not None:
+                await conn.close()
+        forgotten = self.registry.forget()
+        for name, sites in forgotten:
+            log.warning("worker %s was down too long; dropped its %d site(s)", name, len(sites))
+            gone = set(sites)
+            self.fleet.sites = [s for s in self.fleet.sites if s.name not in gone]
+            self.worker_sites.pop(name, None)
+            conn = self.connections.pop(name, None)
+            if conn is not None:
+                await conn.close()
+        if forgotten and self.membership is not None:
+            self.membership.refresh(self.fleet.names)
 
     async def background(self, stop: asyncio.Event) -> None:
         """Run the sweeper, the job follower and (dual role) the membership until ``stop``."""

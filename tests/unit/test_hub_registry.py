@@ -17,6 +17,7 @@ from secretary_executor.hub.config import HubConfig, parse_hub_config
 from secretary_executor.hub.extensions import ExtensionSpec, resolve
 from secretary_executor.hub.fanout import FanOut, FederatedFleet
 from secretary_executor.hub.registry import RegistrationError, Registry, WorkerState
+from secretary_executor.hub.server import Hub
 from secretary_executor.sites.base import Site, Transport
 from secretary_executor.sites.fleet import demo_fleet
 
@@ -188,3 +189,42 @@ def test_an_up_name_cannot_be_taken_without_its_credential() -> None:
     clock.now += 6.1
     assert reg.sweep() == ["w1"]
     assert reg.register("w1", URL, ["a"])  # DOWN: the name is free again
+
+
+def test_a_worker_down_too_long_is_forgotten_with_its_sites() -> None:
+    clock = Clock()
+    reg = Registry(heartbeat_s=2.0, clock=clock, forget_after_s=60.0)
+    reg.register("gone", URL, ["a", "b"])
+    reg.register("alive", URL, ["c"])
+    clock.now += 6.1
+    assert sorted(reg.sweep()) == ["alive", "gone"]
+    reg.register("alive", URL, ["c"])  # DOWN, so it may rejoin without a credential
+    clock.now += 59.0
+    assert reg.forget() == []  # not yet: DOWN for less than a minute
+    clock.now += 2.0
+    reg.heartbeat("alive")
+    assert reg.forget() == [("gone", ("a", "b"))]
+    assert reg.worker("gone") is None and not reg.is_down("a")
+    assert reg.register("newcomer", URL, ["a"])  # the names are free for another worker
+
+
+def test_the_hub_drops_a_forgotten_workers_sites_from_its_fleet() -> None:
+    """The hub's own sweep, with the registry's clock moved on instead of sleeping."""
+
+    async def go() -> tuple[list[str], list[str], list[str]]:
+        hub = Hub(HubConfig.model_validate({"ledger": ":memory:", "forget_down_after_s": 30}))
+        clock = Clock()
+        hub.registry.clock = clock
+        credential = hub.registry.register("w", URL, ["s1", "s2"])
+        await hub._attach("w", URL, ("s1", "s2"), credential)
+        first = list(hub.fleet.names)
+        clock.now += hub.registry.deadline_s + 0.1
+        await hub.sweep()
+        down = list(hub.fleet.names)  # DOWN: still listed, reported UNREACHABLE
+        clock.now += 31.0
+        await hub.sweep()
+        return first, down, list(hub.fleet.names)
+
+    first, down, last = asyncio.run(go())
+    assert {"s1", "s2"} <= set(first) and {"s1", "s2"} <= set(down)
+    assert not {"s1", "s2"} & set(last)
