@@ -13,12 +13,12 @@ passes a backend that forwards to its own fleet instead of local Secretaries.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from mcp.server import MCPServer
 
+from endpoint_plugins.blocking import SHARED, SiteBusyError
 from endpoint_plugins.mcp_auth import BearerTable, auth_settings, caller
 from endpoint_plugins.parsing import parse_requirements
 from endpoint_plugins.secretary import Secretary
@@ -79,7 +79,10 @@ class SecretaryBackend:
         secretary = self.secretaries[site]
         if secretary.config.state_file is not None:
             return handle(secretary, op.value, payload)
-        return await asyncio.to_thread(handle, secretary, op.value, payload)
+        try:
+            return await SHARED.call(site, handle, secretary, op.value, payload)
+        except SiteBusyError as exc:
+            return error_envelope(type(exc).__name__, exc.message, transient=True)
 
 
 Authorize = Callable[[], str | None]

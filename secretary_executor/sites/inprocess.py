@@ -3,14 +3,15 @@
 Used for the embedded demo fleet, the simulation and tests. It still goes through the same
 JSON envelope as remote transports (payloads are dumped and validated), so a bug that would
 break a remote site breaks here too. Provider calls can block (subprocesses), so each call runs
-in a worker thread and the event loop stays free for the other sites.
+in its own daemon thread (:mod:`endpoint_plugins.blocking`): the event loop stays free for the
+other sites, a hung site cannot starve them, and exit does not wait for it.
 """
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
+from endpoint_plugins.blocking import SHARED
 from endpoint_plugins.secretary import Secretary
 from endpoint_plugins.service import Operation, handle
 from secretary_executor.sites.base import Transport
@@ -34,5 +35,7 @@ class InProcessTransport(Transport):
 
     async def call(self, operation: Operation, payload: dict[str, Any]) -> dict[str, Any]:
         if self.threaded:
-            return await asyncio.to_thread(handle, self.secretary, operation.value, payload)
+            return await SHARED.call(
+                self.secretary.name, handle, self.secretary, operation.value, payload
+            )
         return handle(self.secretary, operation.value, payload)
