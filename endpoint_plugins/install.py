@@ -33,6 +33,7 @@ from endpoint_plugins.config import load_site_config
 from endpoint_plugins.errors import SiteError
 from providers.commands import safe_name
 from providers.errors import ProviderError
+from providers.files import load_yaml
 
 SITE_FILE = "secretary-site.yaml"
 FUNCTIONS_FILE = "secretary-functions.json"
@@ -145,7 +146,7 @@ def allow_functions(config_path: Path, ids: Iterable[str], *, dry_run: bool = Fa
     """
     original = config_path.read_text(encoding="utf-8")
     try:
-        doc = yaml.safe_load(original) or {}
+        doc = load_yaml(original) or {}
     except yaml.YAMLError as exc:
         raise EndpointInstallError(f"{config_path} is not valid YAML: {exc}") from None
     if not isinstance(doc, dict):

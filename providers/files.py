@@ -86,3 +86,16 @@ def load_yaml(text: str) -> Any:
         return yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass
     except RecursionError:
         raise yaml.YAMLError("the document is nested too deeply to read") from None
+    except yaml.YAMLError as exc:
+        raise yaml.YAMLError(_where(exc)) from None
+
+
+def _where(exc: yaml.YAMLError) -> str:
+    """The parser's complaint and its position, without the snippet of the offending line that
+    PyYAML appends: the line may hold a password, and these messages reach logs and terminals."""
+    if not isinstance(exc, yaml.MarkedYAMLError):
+        return "the document is not valid YAML"
+    parts = [p for p in (exc.context, exc.problem) if p]
+    mark = exc.problem_mark or exc.context_mark
+    where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+    return "; ".join(parts or ["the document is not valid YAML"]) + where

@@ -10,6 +10,7 @@ import pytest
 
 from endpoint_plugins.config import load_site_config
 from endpoint_plugins.errors import SiteConfigError
+from endpoint_plugins.install import EndpointInstallError, allow_functions
 from providers.errors import StateFileError
 from providers.files import MAX_TEXT_FILE_BYTES, read_text_file
 from providers.state import load_state
@@ -66,3 +67,32 @@ def test_a_bad_file_is_one_clear_error(tmp_path: Path, kind: str, loader, error)
 def test_dev_zero_is_refused_without_reading_it() -> None:
     with pytest.raises(OSError, match="not a regular file"):
         read_text_file("/dev/zero")
+
+
+MALFORMED = [
+    "password: hunter2-Secret-Value\n  nested: [unclosed\n",
+    "token: 'hunter2-Secret-Value\n",
+    "a: 1\n\thunter2-Secret-Value: 2\n",
+    "- hunter2-Secret-Value\nkey: value\n",
+]
+
+
+@pytest.mark.parametrize("text", MALFORMED)
+@pytest.mark.parametrize(("loader", "error"), LOADERS, ids=lambda x: getattr(x, "__name__", ""))
+def test_a_malformed_file_is_never_echoed(tmp_path: Path, text: str, loader, error) -> None:
+    """The YAML error names the line and column, not the line's content (it may be a secret)."""
+    path = tmp_path / "malformed.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(error) as caught:
+        loader(path)
+    message = str(caught.value)
+    assert "hunter2" not in message and "Secret-Value" not in message, message
+    assert str(path) in message or path.name in message
+
+
+def test_endpoint_install_does_not_echo_a_malformed_config(tmp_path: Path) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text(MALFORMED[0], encoding="utf-8")
+    with pytest.raises(EndpointInstallError) as caught:
+        allow_functions(config, ["abc"])
+    assert "hunter2" not in str(caught.value) and "line 2" in str(caught.value)
