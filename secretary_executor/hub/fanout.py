@@ -90,6 +90,11 @@ class FederatedFleet(Fleet):
         self.sites = kept + list(sites)
         return old
 
+    def remove(self, names: Iterable[str]) -> None:
+        """Drop the sites named (a worker's sites it no longer serves, or a forgotten worker's)."""
+        gone = set(names)
+        self.sites = [s for s in self.sites if s.name not in gone]
+
     async def negotiate(
         self,
         requirements: Requirements,

@@ -364,8 +364,7 @@ class Hub:
         self.connections[worker] = conn
         timeout = self.config.site_timeout_s
         new = [Site(s, McpTransport(conn, s, timeout_s=timeout), timeout_s=timeout) for s in sites]
-        gone = set(self.worker_sites.get(worker, ())) - set(sites)
-        self.fleet.sites = [s for s in self.fleet.sites if s.name not in gone]
+        self.fleet.remove(set(self.worker_sites.get(worker, ())) - set(sites))
         self.fleet.replace(new)
         self.worker_sites[worker] = sites
         if old is not None:
@@ -457,8 +456,7 @@ class Hub:
         forgotten = self.registry.forget()
         for name, sites in forgotten:
             log.warning("worker %s was down too long; dropped its %d site(s)", name, len(sites))
-            gone = set(sites)
-            self.fleet.sites = [s for s in self.fleet.sites if s.name not in gone]
+            self.fleet.remove(sites)
             self.worker_sites.pop(name, None)
             conn = self.connections.pop(name, None)
             if conn is not None:

@@ -69,7 +69,9 @@ def test_a_site_has_at_most_per_site_calls_running() -> None:
 
     async def go() -> list[object]:
         first = [asyncio.create_task(calls.call("s", release.wait, 10)) for _ in range(2)]
-        await asyncio.sleep(0.05)
+        deadline = time.monotonic() + 5
+        while calls.running().get("s", 0) < 2 and time.monotonic() < deadline:
+            await asyncio.sleep(0.005)  # until both calls hold their threads
         out: list[object] = []
         try:
             await calls.call("s", time.sleep, 0)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 import shutil
 import sys
-import types
 from pathlib import Path
 
 import pytest
@@ -80,14 +79,14 @@ def test_a_fleet_timeout_must_be_a_finite_bounded_number(tmp_path: Path, value: 
     assert math.isclose(load_fleet(path).sites[0].timeout_s, 5.0)
 
 
-def test_an_extension_must_be_defined_in_an_allowed_module(monkeypatch) -> None:
+def test_an_extension_must_be_defined_in_an_allowed_module(tmp_path: Path, monkeypatch) -> None:
     """A listed module that imports ``os.system`` does not make ``os.system`` a hub tool."""
-    module = types.ModuleType("site_hub_tools")
-    exec(
-        "from os import system\nfrom json import dumps as render\ndef quota():\n    return 1\n",
-        module.__dict__,
+    (tmp_path / "site_hub_tools.py").write_text(
+        "from os import system\nfrom json import dumps as render\n\n\ndef quota():\n    return 1\n",
+        encoding="utf-8",
     )
-    monkeypatch.setitem(sys.modules, "site_hub_tools", module)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "site_hub_tools", raising=False)
     allowed = ("site_hub_tools",)
     assert resolve("site_hub_tools:quota", allowed)() == 1
     for name in ("system", "render"):
