@@ -3,9 +3,11 @@ one hung site starve the others or hold the process open at exit.
 
 ``asyncio.to_thread`` shares one small pool (``min(32, cores + 4)`` threads) among every site:
 a few hung providers fill it, healthy sites queue behind them and time out, and at exit
-``asyncio.run`` waits for the hung threads. Here each call gets its own daemon thread, and each
-site may have at most ``per_site`` calls still running; beyond that a call fails at once with
-:class:`SiteBusyError` instead of queueing behind calls that may never return.
+``asyncio.run`` waits for the hung threads. Here each call gets its own daemon thread. A call
+whose caller gave up (its timeout passed) while the thread still runs is *abandoned*; a site
+with ``per_site`` abandoned calls gets no new thread, the call fails at once with
+:class:`SiteBusyError`, so a hung site ties up a bounded number of threads while a busy healthy
+site, whose calls all return, is never refused.
 """
 
 from __future__ import annotations
@@ -20,19 +22,19 @@ from endpoint_plugins.errors import SiteError
 T = TypeVar("T")
 
 DEFAULT_PER_SITE = 4
-"""Calls one site may have in flight: enough for concurrent requests, few enough that a site
-whose provider hangs ties up at most this many threads."""
+"""Abandoned calls one site may have before it gets no new thread: a site whose provider hangs
+ties up at most this many threads."""
 
 
 class SiteBusyError(SiteError):
-    """A site still has ``per_site`` earlier calls running; another one is not started."""
+    """A site has ``per_site`` abandoned calls still running; another one is not started."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message, transient=True)
 
 
 class BlockingCalls:
-    """Runs blocking functions in daemon threads, at most ``per_site`` at once per site."""
+    """Runs blocking functions in daemon threads; at most ``per_site`` abandoned per site."""
 
     def __init__(self, per_site: int = DEFAULT_PER_SITE) -> None:
         if per_site < 1:
@@ -45,26 +47,26 @@ class BlockingCalls:
         return f"BlockingCalls(per_site={self.per_site}, running={self.running()})"
 
     def running(self) -> dict[str, int]:
-        """Calls still running, by site (a hung call stays counted until it returns)."""
+        """Abandoned calls still running, by site (each stays counted until it returns)."""
         with self._lock:
             return {k: v for k, v in self._running.items() if v}
 
     async def call(self, site: str, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a daemon thread; the awaiting task may be cancelled (a timeout)
-        without waiting for the thread.
+        without waiting for the thread, which then counts as abandoned until it returns.
 
         Raises:
-            SiteBusyError: ``site`` already has ``per_site`` calls running.
+            SiteBusyError: ``site`` already has ``per_site`` abandoned calls running.
         """
         with self._lock:
             if self._running.get(site, 0) >= self.per_site:
                 raise SiteBusyError(
-                    f"site {site!r} has {self.per_site} earlier calls still running "
-                    "(a provider may be hung); not starting another"
+                    f"site {site!r} has {self.per_site} earlier calls still running after their "
+                    "callers gave up (a provider may be hung); not starting another"
                 )
-            self._running[site] = self._running.get(site, 0) + 1
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
+        state = {"finished": False, "abandoned": False}
 
         def work() -> None:
             try:
@@ -75,15 +77,19 @@ class BlockingCalls:
                 _deliver(loop, future, result, None)
             finally:
                 with self._lock:
-                    self._running[site] -= 1
+                    state["finished"] = True
+                    if state["abandoned"]:
+                        self._running[site] -= 1
 
+        threading.Thread(target=work, name=f"site-{site}", daemon=True).start()
         try:
-            threading.Thread(target=work, name=f"site-{site}", daemon=True).start()
-        except BaseException:
+            return await future
+        except asyncio.CancelledError:
             with self._lock:
-                self._running[site] -= 1
+                if not state["finished"]:
+                    state["abandoned"] = True
+                    self._running[site] = self._running.get(site, 0) + 1
             raise
-        return await future
 
 
 def _deliver(
