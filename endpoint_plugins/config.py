@@ -55,6 +55,9 @@ class SiteConfig(BaseModel):
     strategy: Literal["rules", "agent", "hybrid"] = "rules"
     """rules (deterministic, the default); agent or hybrid need a model (docs/agents.md)."""
     default_walltime_s: int = Field(default=3600, ge=1)
+    dispatch_keys_file: str | None = None
+    """Where the site remembers the hub's dispatch keys; default
+    ``$SECRETARY_HOME/sites/NAME.dispatch-keys.sqlite3``."""
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{k}={v!r}" for k, v in self.model_dump(exclude_defaults=True).items())

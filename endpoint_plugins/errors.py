@@ -23,3 +23,12 @@ class SiteConfigError(SiteError):
 
 class SiteDispatchError(SiteError):
     """The site could not accept a job (no workload provider that runs work, nothing to run)."""
+
+
+class DispatchUnsettledError(SiteDispatchError):
+    """Whether a dispatch was submitted is not known yet (or cannot be known): the hub keeps it
+    PENDING rather than sending the job anywhere else."""
+
+
+class DispatchWithdrawnError(SiteDispatchError):
+    """A dispatch key this site has withdrawn: the job never ran here and never will."""

@@ -14,6 +14,7 @@ import time
 from pydantic import Field
 
 from endpoint_plugins.config import SiteConfig
+from endpoint_plugins.dispatch_keys import DispatchMemory, default_path
 from endpoint_plugins.errors import SiteConfigError, SiteDispatchError
 from endpoint_plugins.negotiation.base import NegotiationContext, Negotiator
 from endpoint_plugins.negotiation.rules import RulesNegotiator
@@ -39,6 +40,11 @@ from providers.wire.common import WireModel
 from providers.wire.request import new_id
 
 log = logging.getLogger(__name__)
+
+
+def _job_name(request: JobRequest) -> str:
+    """The name a job has in the site's queue: how a person finds it by hand."""
+    return f"secretary-{request.request_id}"[:64]
 
 
 def make_site_negotiator(strategy: str) -> Negotiator:
@@ -74,6 +80,13 @@ class DispatchPlan(WireModel):
     provider: str | None = None
     partition: str | None = None
     nodes: int = Field(default=1, ge=1)
+    idempotency_key: str | None = Field(
+        default=None, min_length=8, max_length=128, pattern=r"^[A-Za-z0-9._:@-]+$"
+    )
+    """The hub's key for this dispatch: a repeat with the same key gets the first receipt back
+    instead of a second job (see :mod:`endpoint_plugins.dispatch_keys`)."""
+    settle_only: bool = False
+    """Only ask what became of ``idempotency_key``; never submit (an unknown key is withdrawn)."""
 
 
 def build_providers(config: SiteConfig) -> tuple[list[Provider], SiteState | None]:
@@ -174,17 +187,39 @@ class Secretary:
             SiteDispatchError: nothing to run, no workload provider, or the manager refused.
                 ``transient`` is True when the manager failed (another site may work).
         """
-        if not request.command:
+        if not request.command and not (plan and plan.settle_only):
             raise SiteDispatchError(
                 "nothing to run: give the command as an argument list "
                 "(resource-ask: put it after '--' or in backticks in the request text)"
             )
         plan = plan or DispatchPlan()
+        if plan.idempotency_key is None:
+            if plan.settle_only:
+                raise SiteDispatchError("settle_only asks about a key: give idempotency_key")
+            return self._submit(request, plan)
+        key = plan.idempotency_key
+        with DispatchMemory(self.config.dispatch_keys_file or default_path(self.name)) as memory:
+            first = memory.claim(key, _job_name(request), settle_only=plan.settle_only)
+            if first is not None:
+                log.info("site %s: repeated dispatch key, job %s", self.name, first.native_id)
+                return first
+            try:
+                receipt = self._submit(request, plan)
+            except SiteDispatchError:
+                memory.release(key)  # the manager said no: nothing was submitted
+                raise
+            except BaseException:
+                memory.interrupted(key)  # anything else: whether it was submitted is unknown
+                raise
+            memory.finish(key, receipt)
+            return receipt
+
+    def _submit(self, request: JobRequest, plan: DispatchPlan) -> DispatchReceipt:
         req = request.requirements or Requirements()
         compute = req.compute
         nodes = compute.nodes or plan.nodes
         spec = JobSpec(
-            name=f"secretary-{request.request_id}"[:64],
+            name=_job_name(request),
             command=request.command,
             nodes=nodes,
             cores_per_node=compute.cores_per_node,

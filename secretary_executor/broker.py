@@ -11,6 +11,8 @@ import asyncio
 import time
 from collections.abc import Callable, Sequence
 
+from pydantic import ValidationError
+
 from endpoint_plugins.parsing import parse_requirements, split_command
 from endpoint_plugins.parsing.parser import MAX_INPUT_CHARS as MAX_REQUEST_CHARS
 from endpoint_plugins.secretary import DispatchPlan
@@ -26,7 +28,15 @@ from providers.wire import (
 )
 from providers.wire.common import WireModel
 from providers.wire.request import new_id
-from secretary_executor.errors import DispatchError, SecretaryError, SelectionError
+from secretary_executor.errors import (
+    ConfigurationError,
+    DispatchError,
+    DispatchUnsettledError,
+    DispatchWithdrawnError,
+    SecretaryError,
+    SelectionError,
+    SiteUnavailableError,
+)
 from secretary_executor.ledger import JobRecord, Ledger
 from secretary_executor.select.registry import SelectionOutcome, get_selector, select_with_fallback
 from secretary_executor.sites.fleet import Fleet
@@ -168,19 +178,29 @@ class Broker:
         proposal: Proposal | None = None,
         *,
         force: bool = False,
+        key: str | None = None,
     ) -> DispatchReceipt:
-        """Send the job to one named site and record the attempt.
+        """Send the job to one named site, writing it to the ledger first.
+
+        The job is recorded PENDING under a hub job id *before* it is sent, with an idempotency
+        key the site remembers. So a job can never run without a ledger row, and sending the
+        same key again (after a lost reply, a timeout or a hub restart) returns the first
+        receipt instead of starting a second job. ``key`` defaults to a fresh one per call;
+        give your own to make your retries of one dispatch safe: a key already accepted
+        returns its receipt without asking the site, a key still PENDING is sent again.
 
         A site whose ``proposal`` says the job cannot run there (INCOMPATIBLE, UNKNOWN,
         NEEDS_INFORMATION) is refused unless ``force`` is set, as ``resource-ask dispatch``
         refuses without ``--force``.
 
         Raises:
-            ConfigurationError: no such site in the fleet.
+            ConfigurationError: no such site in the fleet, or a malformed ``key``.
             DispatchError: the proposal says the job cannot run there (permanent), or the site
-                refused (``transient`` True: another site may work).
+                refused (``transient`` True: another site may work). Nothing runs there.
+            SiteUnavailableError: the site did not answer, so the job may be there: it stays
+                PENDING (never sent elsewhere) until :meth:`status` settles it.
         """
-        target = self.fleet.get(site)
+        self.fleet.get(site)
         if proposal is not None and not proposal.verdict.compatible and not force:
             raise DispatchError(
                 f"{site} says {proposal.verdict.value}: {proposal.reason} "
@@ -188,19 +208,105 @@ class Broker:
             )
         if self.ledger.request(request.request_id) is None:
             self.ledger.record_request(request)
-        plan = DispatchPlan(
-            provider=proposal.metrics.provider if proposal else None,
-            partition=proposal.metrics.partition if proposal else None,
-        )
+        job_id = new_id()
         try:
-            receipt = await target.dispatch(request, plan)
-        except SecretaryError as exc:
-            self.ledger.record_attempt(request.request_id, site, False, exc.message)
+            plan = DispatchPlan(
+                provider=proposal.metrics.provider if proposal else None,
+                partition=proposal.metrics.partition if proposal else None,
+                idempotency_key=key or f"job:{job_id}",
+            )
+        except ValidationError:
+            raise ConfigurationError(
+                f"bad dispatch key {key!r}: use 8 to 128 letters, digits or . _ : @ -"
+            ) from None
+        record = self.ledger.begin_dispatch(
+            job_id, request.request_id, site, plan.idempotency_key or "", plan.model_dump_json()
+        )
+        if record.state is not JobState.PENDING:
+            if not record.native_id:
+                raise DispatchWithdrawnError(
+                    f"key {key!r} was withdrawn ({record.site} never received it): use a new key"
+                )
+            if record.site != site:
+                raise DispatchError(
+                    f"key {key!r} already dispatched job {record.job_id} to {record.site}; "
+                    "use a new key for a new job"
+                )
+            return self.ledger.receipt(record.job_id)
+        return await self._send(request, record.job_id, site, plan)
+
+    async def _send(
+        self, request: JobRequest, job_id: str, site: str, plan: DispatchPlan
+    ) -> DispatchReceipt:
+        """Send a PENDING job and record what became of it."""
+        rid = request.request_id
+        try:
+            receipt = await self.fleet.get(site).dispatch(request, plan)
+        except SiteUnavailableError as exc:
+            self.ledger.record_attempt(rid, site, False, exc.message)
+            raise DispatchUnsettledError(
+                f"{exc.message}; job {job_id} stays PENDING, and asking its status settles "
+                "it without running it twice",
+                transient=exc.transient,
+            ) from None
+        except DispatchWithdrawnError as exc:
+            self.ledger.record_attempt(rid, site, False, exc.message)
+            self.ledger.record_status(
+                job_id,
+                JobStatus(site=site, native_id="", state=JobState.FAILED, message=exc.message),
+            )
             raise
-        receipt = _hub_receipt(receipt, request, site)
-        self.ledger.record_attempt(request.request_id, site, True, receipt.native_id)
-        self.ledger.record_dispatch(receipt, request.environment)
+        except SecretaryError as exc:
+            self.ledger.record_attempt(rid, site, False, exc.message)
+            self.ledger.drop_dispatch(job_id)  # refused: the job does not exist there
+            raise
+        receipt = _hub_receipt(receipt, request, site, job_id)
+        self.ledger.record_attempt(rid, site, True, receipt.native_id)
+        self.ledger.complete_dispatch(receipt, request.environment)
         return receipt
+
+    async def settle(self, job_id: str) -> JobRecord:
+        """Find out what became of a PENDING dispatch, without ever running it twice.
+
+        The site is asked about the dispatch's key only (the ledger keeps environment values
+        out, so it cannot send the job again as it was): a key the site accepted fills in the
+        job's native id, a key it never saw is withdrawn there (so a late copy cannot run) and
+        the job becomes FAILED, and a site that cannot tell yet leaves it PENDING.
+        """
+        record = self.ledger.job(job_id)
+        if record.state is not JobState.PENDING:
+            return record
+        plan_json = self.ledger.dispatch_plan(job_id)
+        request = self.ledger.request(record.request_id)
+        if plan_json is None or request is None:
+            return record
+        plan = DispatchPlan.model_validate_json(plan_json).model_copy(update={"settle_only": True})
+        try:
+            await self._send(request, job_id, record.site, plan)
+        except (SiteUnavailableError, DispatchError):
+            pass  # the ledger already says what the attempt showed
+        return self.ledger.job(job_id)
+
+    async def settle_pending(self) -> list[JobRecord]:
+        """:meth:`settle` every PENDING dispatch (a hub calls this after a restart)."""
+        return [await self.settle(record.job_id) for record, _, _ in self.ledger.pending()]
+
+    def recall(self, request_id: str) -> NegotiationResult | None:
+        """A negotiation as the ledger recorded it: its request and proposals, after a restart.
+
+        None when the ledger has no such request or no proposals for it.
+        """
+        request = self.ledger.request(request_id)
+        proposals = self.ledger.proposals(request_id)
+        if request is None or not proposals:
+            return None
+        requirements = request.requirements or Requirements()
+        return NegotiationResult(
+            request=request,
+            proposals=tuple(proposals),
+            verdict=best_verdict(proposals),
+            missing=tuple(requirements.missing()),
+        )
 
     async def submit(
         self, request: JobRequest, *, algorithm: str | None = None
@@ -238,12 +344,19 @@ class Broker:
             UnknownJobError: the ledger has no such job.
         """
         record = self.ledger.job(job_id)
-        if record.state.terminal:
+        if record.state is JobState.PENDING:
+            record = await self.settle(job_id)
+        if record.state is JobState.PENDING or record.state.terminal:
             status = JobStatus(
                 site=record.site,
                 native_id=record.native_id,
                 state=record.state,
                 exit_code=record.exit_code,
+                message=(
+                    f"not settled: {record.site} has not said yet whether it has the job"
+                    if record.state is JobState.PENDING
+                    else ""
+                ),
             )
             return record, status
         site = self.fleet.get(record.site)
@@ -255,8 +368,20 @@ class Broker:
         return self.ledger.job(job_id), status
 
     async def cancel(self, job_id: str) -> JobStatus:
-        """Cancel a job; a finished job keeps its final state."""
+        """Cancel a job; a finished job keeps its final state.
+
+        Raises:
+            DispatchUnsettledError: the job's dispatch is PENDING and its site cannot yet say
+                whether it has the job (ask again later).
+        """
         record = self.ledger.job(job_id)
+        if record.state is JobState.PENDING:
+            record = await self.settle(job_id)
+            if record.state is JobState.PENDING:
+                raise DispatchUnsettledError(
+                    f"job {job_id}: {record.site} has not said yet whether it has the job; "
+                    "cancel again once its status is no longer PENDING"
+                )
         if record.state.terminal:
             return JobStatus(
                 site=record.site,
@@ -295,7 +420,9 @@ class Broker:
 _STATES_AT_DISPATCH = frozenset({JobState.QUEUED, JobState.RUNNING})
 
 
-def _hub_receipt(receipt: DispatchReceipt, request: JobRequest, site: str) -> DispatchReceipt:
+def _hub_receipt(
+    receipt: DispatchReceipt, request: JobRequest, site: str, job_id: str
+) -> DispatchReceipt:
     """The receipt as the hub records it. The job id is the hub's own, and the request and site
     are the ones the hub dispatched, whatever the site's reply says: a site's ids could collide
     with another job's or name another request. Only the native id and the script are the
@@ -304,7 +431,7 @@ def _hub_receipt(receipt: DispatchReceipt, request: JobRequest, site: str) -> Di
     state = receipt.state if receipt.state in _STATES_AT_DISPATCH else JobState.QUEUED
     return receipt.model_copy(
         update={
-            "job_id": new_id(),
+            "job_id": job_id,
             "request_id": request.request_id,
             "site": site,
             "state": state,

@@ -40,5 +40,17 @@ class SiteUnavailableError(SecretaryError):
         super().__init__(message, transient=True)
 
 
+class DispatchUnsettledError(SiteUnavailableError):
+    """A dispatch whose outcome is unknown: the site may have the job. The hub keeps it PENDING
+    and never sends it to another site; asking its status settles it with the same key."""
+
+    def __init__(self, message: str, *, transient: bool = True) -> None:
+        SecretaryError.__init__(self, message, transient=transient)
+
+
+class DispatchWithdrawnError(DispatchError):
+    """The site never received a dispatch and has withdrawn its key: the job will not run."""
+
+
 class UnknownJobError(SecretaryError):
     """A job id that the ledger has never seen."""

@@ -42,6 +42,9 @@ CREATE TABLE IF NOT EXISTS jobs (
     native_id TEXT NOT NULL, provider TEXT NOT NULL, state TEXT NOT NULL,
     exit_code INTEGER, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, receipt TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS dispatches (
+    job_id TEXT PRIMARY KEY, dispatch_key TEXT NOT NULL UNIQUE, plan TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS events (
     job_id TEXT NOT NULL, at TEXT NOT NULL, state TEXT NOT NULL, message TEXT NOT NULL
 );
@@ -169,35 +172,138 @@ class Ledger:
                 ((rid, site, now, int(ok), message) for rid, site, ok, message in rows),
             )
 
-    def record_dispatch(
+    def begin_dispatch(
+        self, job_id: str, request_id: str, site: str, key: str, plan: str, *, event: bool = True
+    ) -> JobRecord:
+        """Write a dispatch ahead of sending it: a PENDING job under the hub's ``job_id``.
+
+        Why: if the hub dies or loses the reply after the site accepted the job, the row is
+        still here, and sending the dispatch again with the same ``key`` makes the site return
+        its first receipt rather than run the job twice. ``plan`` is the dispatch plan's JSON,
+        kept for that repeat.
+
+        Returns the job's record: the new PENDING row, or the row an earlier dispatch with this
+        key left, PENDING (outcome unknown: send again) or accepted (done: nothing to send).
+        """
+        now = _now()
+        with self._tx() as db:
+            row = db.execute(
+                "SELECT jobs.* FROM dispatches JOIN jobs USING (job_id) WHERE dispatch_key = ?",
+                (key,),
+            ).fetchone()
+            if row is not None:
+                return _job(row)
+            db.execute(
+                "INSERT INTO jobs VALUES (?, ?, ?, '', '', ?, NULL, ?, ?, '')",
+                (job_id, request_id, site, JobState.PENDING.value, now, now),
+            )
+            db.execute("INSERT INTO dispatches VALUES (?, ?, ?)", (job_id, key, plan))
+            if event:
+                db.execute(
+                    "INSERT INTO events VALUES (?, ?, ?, ?)",
+                    (job_id, now, JobState.PENDING.value, f"sending to {site}"),
+                )
+            row = db.execute("SELECT * FROM jobs WHERE job_id = ?", (job_id,)).fetchone()
+        return _job(row)
+
+    def complete_dispatch(
         self, receipt: DispatchReceipt, environment: Mapping[str, str] | None = None
     ) -> None:
-        """Record an accepted job. The values of ``environment`` (the request's variables) are
-        taken out of the stored job script: it may carry them as ``export NAME=value``."""
+        """Fill a PENDING job with the site's receipt (its native id, provider and script).
+
+        The values of ``environment`` (the request's variables) are taken out of the stored job
+        script: it may carry them as ``export NAME=value``.
+        """
         if environment and receipt.script:
             receipt = receipt.model_copy(
                 update={"script": _without_values(receipt.script, environment)}
             )
         now = _now()
         with self._tx() as db:
-            db.execute(
-                "INSERT INTO jobs VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)",
+            updated = db.execute(
+                "UPDATE jobs SET native_id = ?, provider = ?, state = ?, updated_at = ?, "
+                "receipt = ? WHERE job_id = ? AND state = ?",
                 (
-                    receipt.job_id,
-                    receipt.request_id,
-                    receipt.site,
                     receipt.native_id,
                     receipt.provider,
                     receipt.state.value,
                     now,
-                    now,
                     receipt.model_dump_json(),
+                    receipt.job_id,
+                    JobState.PENDING.value,
                 ),
-            )
+            ).rowcount
+            if not updated:
+                raise UnknownJobError(f"no pending dispatch {receipt.job_id!r} to complete")
             db.execute(
                 "INSERT INTO events VALUES (?, ?, ?, ?)",
                 (receipt.job_id, now, receipt.state.value, f"dispatched to {receipt.site}"),
             )
+
+    def drop_dispatch(self, job_id: str) -> None:
+        """Remove a PENDING job the site refused outright: it never existed there."""
+        with self._tx() as db:
+            gone = db.execute(
+                "DELETE FROM jobs WHERE job_id = ? AND state = ?", (job_id, JobState.PENDING.value)
+            ).rowcount
+            if gone:
+                db.execute("DELETE FROM dispatches WHERE job_id = ?", (job_id,))
+                db.execute("DELETE FROM events WHERE job_id = ?", (job_id,))
+
+    def record_dispatch(
+        self, receipt: DispatchReceipt, environment: Mapping[str, str] | None = None
+    ) -> None:
+        """Record a job a site has accepted, in one step (write-ahead and completion)."""
+        self.begin_dispatch(
+            receipt.job_id,
+            receipt.request_id,
+            receipt.site,
+            f"job:{receipt.job_id}",
+            "{}",
+            event=False,
+        )
+        self.complete_dispatch(receipt, environment)
+
+    def pending(self) -> list[tuple[JobRecord, str, str]]:
+        """Dispatches still PENDING: ``(record, key, plan JSON)``, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT jobs.*, dispatch_key, plan FROM jobs JOIN dispatches USING (job_id) "
+                "WHERE state = ? ORDER BY created_at",
+                (JobState.PENDING.value,),
+            ).fetchall()
+        return [(_job(r), r["dispatch_key"], r["plan"]) for r in rows]
+
+    def dispatched_with(self, key: str) -> JobRecord | None:
+        """The job written ahead under ``key``, if any."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT jobs.* FROM dispatches JOIN jobs USING (job_id) WHERE dispatch_key = ?",
+                (key,),
+            ).fetchone()
+        return None if row is None else _job(row)
+
+    def dispatch_plan(self, job_id: str) -> str | None:
+        """The plan JSON a dispatch was written ahead with (None: recorded in one step)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT plan FROM dispatches WHERE job_id = ?", (job_id,)
+            ).fetchone()
+        return None if row is None else str(row["plan"])
+
+    def receipt(self, job_id: str) -> DispatchReceipt:
+        """The receipt an accepted job was recorded with.
+
+        Raises:
+            UnknownJobError: no such job, or its dispatch is still PENDING.
+        """
+        with self._lock:
+            row = self._db.execute(
+                "SELECT receipt FROM jobs WHERE job_id = ?", (job_id,)
+            ).fetchone()
+        if row is None or not row["receipt"]:
+            raise UnknownJobError(f"job {job_id!r} has no receipt yet (its dispatch is pending)")
+        return DispatchReceipt.model_validate_json(row["receipt"])
 
     def record_status(self, job_id: str, status: JobStatus) -> bool:
         """Store a status; returns True when the state changed (and an event was added)."""

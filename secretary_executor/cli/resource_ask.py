@@ -78,6 +78,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("text")
     p.add_argument("--force", action="store_true", help="dispatch even if the site says no")
     p.add_argument("--wait", action="store_true")
+    p.add_argument(
+        "--key",
+        help="idempotency key (8-128 of letters, digits, ._:@-): running the command again "
+        "with the same key returns the first job instead of starting another",
+    )
 
     p = add("list", "list selection algorithms or the fleet's sites")
     p.add_argument("what", choices=["select", "sites"])
@@ -235,7 +240,9 @@ async def _dispatch(broker: Broker, args: argparse.Namespace, command: list[str]
         if args.json:
             emit_json({"negotiation": result, "receipt": None})
         return EXIT_FAILED
-    receipt = await broker.dispatch(result.request, args.site, proposal, force=args.force)
+    receipt = await broker.dispatch(
+        result.request, args.site, proposal, force=args.force, key=args.key
+    )
     status = await _wait_job(broker, receipt.job_id, 600.0, quiet=args.json) if args.wait else None
     if args.json:
         emit_json({"negotiation": result, "receipt": receipt, "status": status})

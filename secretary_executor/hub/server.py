@@ -172,7 +172,8 @@ class Hub:
             self.results.popitem(last=False)
 
     def _result(self, request_id: str) -> NegotiationResult:
-        found = self.results.get(request_id)
+        # A negotiation from before a restart is read back from the ledger.
+        found = self.results.get(request_id) or self.broker.recall(request_id)
         if found is None:
             raise HubToolError(
                 f"unknown request {request_id!r}; call negotiate_job first and pass its "
@@ -225,10 +226,13 @@ class Hub:
             algorithm: str | None = None,
             command: list[str] | None = None,
             force: bool = False,
+            idempotency_key: str | None = None,
         ) -> DispatchReceipt:
             """Run a negotiated request at `site`, or at the selected site with failover.
 
             A `site` whose proposal says the job cannot run there is refused unless `force`.
+            Give an `idempotency_key` (8-128 of letters, digits, `._:@-`) to make retries
+            safe: the same key returns the first receipt, never a second job.
             """
             self._require(CLIENT)
             result = self._result(request_id)
@@ -236,9 +240,11 @@ class Hub:
             if command:
                 request = request.model_copy(update={"command": tuple(command)})
             if site is not None:
-                receipt = await broker.dispatch(request, site, result.proposal(site), force=force)
+                receipt = await broker.dispatch(
+                    request, site, result.proposal(site), force=force, key=idempotency_key
+                )
             else:
-                receipt = await self._dispatch_ranked(result, request, algorithm)
+                receipt = await self._dispatch_ranked(result, request, algorithm, idempotency_key)
             self.events.follow(receipt.job_id)
             await self.events.publish(receipt.job_id)
             return receipt
@@ -281,15 +287,29 @@ class Hub:
             return Algorithms(algorithms=tuple(list_selectors()))
 
     async def _dispatch_ranked(
-        self, result: NegotiationResult, request: JobRequest, algorithm: str | None
+        self,
+        result: NegotiationResult,
+        request: JobRequest,
+        algorithm: str | None,
+        key: str | None = None,
     ) -> DispatchReceipt:
         outcome = self.broker.select(result, algorithm)
         if outcome.chosen is None:
             raise HubToolError("no site can run this request: " + "; ".join(outcome.notes))
+        ranked = outcome.ranked or (outcome.chosen.site,)
+        if key:
+            # A retry: the site that took (or may have taken) the first try is the only one.
+            earlier = [n for n in ranked if self.broker.ledger.dispatched_with(f"{key}@{n}"[:128])]
+            ranked = earlier[:1] or ranked
         errors = []
-        for name in outcome.ranked or (outcome.chosen.site,):
+        for name in ranked:
             try:
-                return await self.broker.dispatch(request, name, result.proposal(name))
+                # One key per site: a refusal frees the next site to take the job, and a
+                # retry with the caller's key finds the site that took it.
+                site_key = f"{key}@{name}"[:128] if key else None
+                return await self.broker.dispatch(
+                    request, name, result.proposal(name), key=site_key
+                )
             except DispatchError as exc:
                 errors.append(exc.message)
                 if not exc.transient:

@@ -19,7 +19,15 @@ from endpoint_plugins.secretary import DispatchPlan, SiteDescription, unreachabl
 from endpoint_plugins.service import Operation
 from providers.wire import DispatchReceipt, JobRequest, JobStatus, Proposal, Requirements
 from providers.wire.common import WireModel
-from secretary_executor.errors import DispatchError, SiteUnavailableError
+from secretary_executor.errors import (
+    DispatchError,
+    DispatchUnsettledError,
+    DispatchWithdrawnError,
+    SiteUnavailableError,
+)
+
+_UNSETTLED = frozenset({"DispatchUnsettledError", "InternalError"})
+"""Site error types after which a dispatch may or may not have been submitted."""
 
 
 class Transport(ABC):
@@ -75,7 +83,12 @@ class Site:
         if not envelope["ok"]:
             err = envelope.get("error") or {}
             message = f"site {self.name!r}: {err.get('message', 'unspecified error')}"
-            raise DispatchError(message, transient=bool(err.get("transient")))
+            transient = bool(err.get("transient"))
+            if op is Operation.DISPATCH and err.get("type") in _UNSETTLED:
+                raise DispatchUnsettledError(message, transient=transient)
+            if op is Operation.DISPATCH and err.get("type") == "DispatchWithdrawnError":
+                raise DispatchWithdrawnError(message)
+            raise DispatchError(message, transient=transient)
         try:
             return model.model_validate(envelope["result"])
         except ValidationError as exc:
@@ -107,7 +120,14 @@ class Site:
     async def dispatch(
         self, request: JobRequest, plan: DispatchPlan | None = None
     ) -> DispatchReceipt:
-        """Submit the job. Raises DispatchError (``transient`` says whether to fail over)."""
+        """Submit the job.
+
+        Raises:
+            DispatchError: the site refused; nothing runs there (``transient``: another site
+                may take it).
+            SiteUnavailableError: no answer, so the job may or may not be there; a
+                :class:`DispatchUnsettledError` when the site said it cannot tell yet.
+        """
         payload = {
             "request": request.model_dump(mode="json"),
             "plan": (plan or DispatchPlan()).model_dump(mode="json"),

@@ -105,3 +105,45 @@ def test_negotiate_job_refuses_unknown_requirement_fields() -> None:
     is_error, text = asyncio.run(go())
     assert is_error
     assert "software[0].version" in text and "constraints, name, variants" in text
+
+
+def test_dispatch_after_a_hub_restart_and_retries_with_a_key_give_one_job(tmp_path) -> None:
+    """A negotiation made before the hub restarted can still be dispatched (it is read back from
+    the ledger), and an agent that repeats ``dispatch_job`` with its idempotency key gets the
+    first job back, never a second one."""
+    ledger = str(tmp_path / "ledger.sqlite3")
+
+    def hub() -> Hub:
+        return Hub(HubConfig.model_validate({"fleet": "demo", "ledger": ledger}))
+
+    async def go() -> tuple[str, list[dict[str, Any]], list[dict[str, Any]], int]:
+        first = hub()
+        async with Client(first.mcp) as c:
+            r = await c.call_tool(
+                "negotiate_job", {"text": "1 core for 10 minutes", "command": ["true"]}
+            )
+            rid = r.structured_content["request"]["request_id"]
+        await first.broker.close()
+        first.broker.ledger.close()
+
+        again = hub()  # a new hub process: nothing in memory
+        receipts, errors = [], []
+        async with Client(again.mcp) as c:
+            for _ in range(3):
+                r = await c.call_tool(
+                    "dispatch_job", {"request_id": rid, "idempotency_key": "agent-try-0001"}
+                )
+                (errors if r.is_error else receipts).append(
+                    {"text": r.content[0].text} if r.is_error else r.structured_content
+                )
+            r = await c.call_tool("dispatch_job", {"request_id": rid, "idempotency_key": "bad key"})
+            errors.append({"text": r.content[0].text})
+        jobs = len(again.broker.ledger.jobs())
+        await again.broker.close()
+        return rid, receipts, errors, jobs
+
+    rid, receipts, errors, jobs = asyncio.run(go())
+    assert len(receipts) == 3 and len({r["job_id"] for r in receipts}) == 1
+    assert receipts[0]["request_id"] == rid
+    assert jobs == 1
+    assert len(errors) == 1 and "bad dispatch key" in errors[0]["text"]

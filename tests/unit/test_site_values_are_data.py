@@ -63,7 +63,7 @@ def test_site_ids_never_key_the_ledger() -> None:
     assert [s.state for s in polled] == [JobState.RUNNING, JobState.COMPLETED, JobState.COMPLETED]
     assert all(s.site == "liar" and s.native_id == "n0" for s in polled[:2])
     events = [e.state for e in ledger.events(a.job_id)]
-    assert events == [JobState.QUEUED, JobState.RUNNING, JobState.COMPLETED]
+    assert events == [JobState.PENDING, *(JobState.QUEUED, JobState.RUNNING, JobState.COMPLETED)]
 
 
 def test_a_finished_job_stays_finished() -> None:

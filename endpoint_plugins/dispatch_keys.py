@@ -1,0 +1,164 @@
+"""A site's memory of the dispatches it accepted, by the hub's idempotency key.
+
+Why: a hub may not learn that a site accepted a job (the hub was killed, the reply came after
+its timeout, the network dropped the answer). The hub recorded the dispatch as PENDING before
+sending it, so it can send it again with the same key; this memory makes that repeat harmless.
+The site answers a key it has seen with the first receipt instead of submitting a second job.
+
+A key moves through two states, kept in a small SQLite file so that they survive a restart of
+the site's process (Globus Compute builds a new Secretary for every call):
+
+``submitting``
+    claimed before the workload manager is asked. A second dispatch with the key while the
+    claiming process is alive is told to retry later; if that process died mid-submit, nobody
+    can tell whether the manager took the job, and the answer says so (the job name to look
+    for) instead of guessing.
+``done``
+    the receipt the site returned; every repeat gets it back.
+``interrupted``
+    the submit ended in an unexpected error, so its outcome is unknown (as for a dead claimant).
+``withdrawn``
+    the hub asked about a key this site never saw (``settle_only``): the key is spent, so a
+    dispatch that was delayed in the network cannot start a job the hub has given up on.
+
+A submit the manager refused releases the claim, so a later repeat submits afresh. Keys are
+kept for ``KEEP_S`` (30 days), far beyond any hub's retry horizon.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from pathlib import Path
+
+from endpoint_plugins.errors import DispatchUnsettledError, DispatchWithdrawnError
+from providers.paths import private_home
+from providers.wire import DispatchReceipt
+
+KEEP_S = 30 * 86400.0
+"""How long a key is remembered."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS dispatches (
+    key TEXT PRIMARY KEY, state TEXT NOT NULL, pid INTEGER NOT NULL, at REAL NOT NULL,
+    job_name TEXT NOT NULL, receipt TEXT NOT NULL
+);
+"""
+
+
+def default_path(site: str) -> Path:
+    """Where a site keeps its keys unless its configuration names a file."""
+    folder = private_home() / "sites"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    return folder / f"{site}.dispatch-keys.sqlite3"
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's live process
+    return True
+
+
+class DispatchMemory:
+    """The receipts one site has issued, by idempotency key.
+
+    Use as a context manager around one dispatch: :meth:`claim` first, then :meth:`finish`
+    with the receipt or :meth:`release` when the manager refused.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        os.close(fd)
+        self._db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(_SCHEMA)
+
+    def __enter__(self) -> DispatchMemory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._db.close()
+
+    def claim(
+        self, key: str, job_name: str, *, settle_only: bool = False
+    ) -> DispatchReceipt | None:
+        """The receipt already issued for ``key``; None when this call may submit.
+
+        With ``settle_only`` the hub only asks what became of the key: an unknown key is then
+        withdrawn, so that the original dispatch, should it still arrive, can never run.
+
+        Raises:
+            DispatchUnsettledError: another dispatch with this key is under way (transient: ask
+                again), or one was interrupted mid-submit (permanent: its outcome is unknown).
+            DispatchWithdrawnError: the key was withdrawn (now or earlier).
+        """
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")  # one claimant at a time, across processes
+        try:
+            now = time.time()
+            db.execute("DELETE FROM dispatches WHERE at < ?", (now - KEEP_S,))
+            row = db.execute(
+                "SELECT state, pid, at, job_name, receipt FROM dispatches WHERE key = ?", (key,)
+            ).fetchone()
+            if row is None:
+                db.execute(
+                    "INSERT INTO dispatches VALUES (?, ?, ?, ?, ?, '')",
+                    (key, "withdrawn" if settle_only else "submitting", os.getpid(), now, job_name),
+                )
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        if row is None and settle_only:
+            raise DispatchWithdrawnError(
+                "this site never received that dispatch; it is withdrawn and will not run if "
+                "it arrives late: dispatch the job again"
+            )
+        if row is None:
+            return None
+        state, pid, at, name, receipt = row
+        if state == "done":
+            return DispatchReceipt.model_validate_json(receipt)
+        if state == "withdrawn":
+            raise DispatchWithdrawnError(
+                "this dispatch was withdrawn when the hub found it had not arrived; dispatch "
+                "the job again (it gets a new key)"
+            )
+        when = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(at))
+        if state == "submitting" and _alive(pid):
+            raise DispatchUnsettledError(
+                f"a dispatch with this key started at {when} is still being submitted; "
+                "ask again shortly",
+                transient=True,
+            )
+        raise DispatchUnsettledError(
+            f"a dispatch with this key was interrupted at {when} while being submitted, so "
+            f"whether the workload manager took it is unknown: look for a job named {name!r} "
+            "in the site's queue before running it again"
+        )
+
+    def finish(self, key: str, receipt: DispatchReceipt) -> None:
+        """Remember the receipt the site is about to return for ``key``."""
+        self._db.execute(
+            "UPDATE dispatches SET state = 'done', at = ?, receipt = ? WHERE key = ?",
+            (time.time(), receipt.model_dump_json(), key),
+        )
+
+    def interrupted(self, key: str) -> None:
+        """Mark a claim whose submit ended in an unexpected error: its outcome is unknown."""
+        self._db.execute(
+            "UPDATE dispatches SET state = 'interrupted' WHERE key = ? AND state = 'submitting'",
+            (key,),
+        )
+
+    def release(self, key: str) -> None:
+        """Forget a claim whose submit was refused, so that a repeat submits afresh."""
+        self._db.execute("DELETE FROM dispatches WHERE key = ? AND state = 'submitting'", (key,))
