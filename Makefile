@@ -36,7 +36,7 @@ services:
 	scripts/llm/setup-local-model.sh
 
 test-integration: setup services
-	$(BIN)/pytest -q tests/integration
+	$(BIN)/pytest -q tests/integration tests/faults
 
 # Unit tests first (cheap, fail fast), then integration tests against real components.
 test: lint test-unit test-integration

@@ -21,6 +21,7 @@ from endpoint_plugins.negotiation.rules import RulesNegotiator
 from providers.base import ProbeReport, Provider, probe_many
 from providers.categories import WorkloadProvider
 from providers.errors import StateFileError
+from providers.failpoints import failpoint
 from providers.jobspec import JobSpec, SubmitResult
 from providers.registry import discover
 from providers.session import ToolSession
@@ -200,6 +201,7 @@ class Secretary:
         key = plan.idempotency_key
         with DispatchMemory(self.config.dispatch_keys_file or default_path(self.name)) as memory:
             first = memory.claim(key, _job_name(request), settle_only=plan.settle_only)
+            failpoint("site.dispatch.claimed")
             if first is not None:
                 log.info("site %s: repeated dispatch key, job %s", self.name, first.native_id)
                 return first
@@ -211,7 +213,9 @@ class Secretary:
             except BaseException:
                 memory.interrupted(key)  # anything else: whether it was submitted is unknown
                 raise
+            failpoint("site.dispatch.submitted")
             memory.finish(key, receipt)
+            failpoint("site.dispatch.remembered")
             return receipt
 
     def _submit(self, request: JobRequest, plan: DispatchPlan) -> DispatchReceipt:

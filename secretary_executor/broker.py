@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from endpoint_plugins.parsing import parse_requirements, split_command
 from endpoint_plugins.parsing.parser import MAX_INPUT_CHARS as MAX_REQUEST_CHARS
 from endpoint_plugins.secretary import DispatchPlan
+from providers.failpoints import failpoint
 from providers.wire import (
     DispatchReceipt,
     JobRequest,
@@ -240,6 +241,7 @@ class Broker:
     ) -> DispatchReceipt:
         """Send a PENDING job and record what became of it."""
         rid = request.request_id
+        failpoint("hub.dispatch.written")
         try:
             receipt = await self.fleet.get(site).dispatch(request, plan)
         except SiteUnavailableError as exc:
@@ -260,6 +262,7 @@ class Broker:
             self.ledger.record_attempt(rid, site, False, exc.message)
             self.ledger.drop_dispatch(job_id)  # refused: the job does not exist there
             raise
+        failpoint("hub.dispatch.replied")
         receipt = _hub_receipt(receipt, request, site, job_id)
         self.ledger.record_attempt(rid, site, True, receipt.native_id)
         self.ledger.complete_dispatch(receipt, request.environment)

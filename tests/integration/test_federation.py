@@ -13,21 +13,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx2
 import pytest
 from conftest import need_service
+from federation_harness import Federation, Procs, free_port, token_file, wait_for
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
@@ -38,115 +37,11 @@ INSPECTOR = "@modelcontextprotocol/inspector@1.0.3"
 HEARTBEAT_S = 1.0
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_for(check: Callable[[], Any], what: str, timeout_s: float = 30.0) -> Any:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        try:
-            value = check()
-        except Exception:  # noqa: BLE001 - not ready yet
-            value = None
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
-
-
-class Procs:
-    """Started subprocesses, always killed at teardown."""
-
-    def __init__(self, folder: Path, home: Path) -> None:
-        self.folder = folder
-        self.env = {**os.environ, "SECRETARY_HOME": str(home), "PYTHONPATH": str(ROOT)}
-        self.procs: dict[str, subprocess.Popen[bytes]] = {}
-        self.logs: list[Any] = []
-
-    def start(self, name: str, argv: list[str]) -> subprocess.Popen[bytes]:
-        log = (self.folder / f"{name}.log").open("wb")
-        self.logs.append(log)
-        proc = subprocess.Popen(
-            SECRETARY + argv, stdout=log, stderr=subprocess.STDOUT, env=self.env, cwd=ROOT
-        )
-        self.procs[name] = proc
-        return proc
-
-    def log(self, name: str) -> str:
-        return (self.folder / f"{name}.log").read_text(errors="replace")
-
-    def stop_all(self) -> None:
-        for proc in self.procs.values():
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGCONT)
-                proc.terminate()
-        for proc in self.procs.values():
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=5)
-        for log in self.logs:
-            log.close()
-
-
-class Federation:
-    def __init__(self, procs: Procs, url: str, token: str, join_file: Path) -> None:
-        self.procs = procs
-        self.url = url
-        self.token = token
-        self.join_file = join_file
-
-    async def call(self, tool: str, args: dict[str, Any], token: str | None = None) -> Any:
-        headers = {"Authorization": f"Bearer {token or self.token}"}
-        async with (
-            httpx2.AsyncClient(headers=headers, timeout=30) as http,
-            Client(streamable_http_client(self.url, http_client=http)) as c,
-        ):
-            return await c.call_tool(tool, args)
-
-    async def read(self, uri: str, token: str | None = None) -> Any:
-        headers = {"Authorization": f"Bearer {token or self.token}"}
-        async with (
-            httpx2.AsyncClient(headers=headers, timeout=30) as http,
-            Client(streamable_http_client(self.url, http_client=http)) as c,
-        ):
-            try:
-                return await c.read_resource(uri)
-            except Exception as exc:  # noqa: BLE001 - the refusal is what the test reads
-                return exc
-
-    def sites(self) -> dict[str, dict[str, Any]]:
-        r = asyncio.run(self.call("list_sites", {}))
-        return {s["name"]: s for s in r.structured_content["sites"]}
-
-    def worker(self, name: str) -> dict[str, Any]:
-        r = asyncio.run(self.call("list_sites", {}))
-        return next(w for w in r.structured_content["workers"] if w["name"] == name)
-
-    def start_worker(self, name: str, *sites: str) -> subprocess.Popen[bytes]:
-        argv = ["serve", "worker", "--join", self.url, "--join-token-file", str(self.join_file)]
-        argv += ["--name", name, "--port", str(free_port())]
-        for site in sites:
-            argv += ["--site", site]
-        return self.procs.start(name, argv)
-
-
-def _token_file(path: Path) -> str:
-    token = secrets.token_urlsafe(32)
-    path.write_text(token + "\n")
-    return token
-
-
 @pytest.fixture(scope="module")
 def fed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Federation]:
     folder = tmp_path_factory.mktemp("federation")
-    token = _token_file(folder / "tokens.txt")
-    _token_file(folder / "join.txt")
+    token = token_file(folder / "tokens.txt")
+    token_file(folder / "join.txt")
     port = free_port()
     (folder / "hub.yaml").write_text(
         f"name: hub\nport: {port}\ntoken_file: tokens.txt\njoin_token_file: join.txt\n"
@@ -365,7 +260,7 @@ def test_an_independent_mcp_client_drives_the_hub(fed: Federation, tmp_path: Pat
 def test_hub_of_hubs(fed: Federation, tmp_path: Path) -> None:
     """A child hub in the dual role registers its own sites with the parent hub."""
     child_port = free_port()
-    _token_file(tmp_path / "child-tokens.txt")
+    token_file(tmp_path / "child-tokens.txt")
     (tmp_path / "fleet.yaml").write_text(
         f"sites:\n  - name: frontier\n    state_file: {DEMO / 'hpc-frontier-like.yaml'}\n"
     )

@@ -1,0 +1,156 @@
+"""Kill the hub or the worker at each stage of a dispatch: no job runs twice or without a row.
+
+Real processes on loopback: a hub (``secretary serve hub``) with its ledger on disk and a worker
+serving this machine as site ``here``, whose jobs really run (each appends a line to a file: the
+ground truth of what ran, written by nobody under test). A failpoint armed in one process's
+environment (:mod:`providers.failpoints`) makes it die by SIGKILL at one stage of the first
+dispatch. The process is started again, the client repeats ``dispatch_job`` with its
+idempotency key, and the test counts what ran and what the ledger holds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from federation_harness import Federation, Procs, free_port, token_file, wait_for
+
+APPEND = "import sys; open(sys.argv[1], 'a').write(sys.argv[2] + chr(10))"
+HEARTBEAT_S = 1.0
+KEY = "crash-test-0001"
+
+
+class Cluster:
+    """A hub and one worker, each restartable with or without an armed failpoint."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.token = token_file(folder / "tokens.txt")
+        token_file(folder / "join.txt")
+        self.port = free_port()
+        self.ledger = folder / "ledger.sqlite3"
+        (folder / "hub.yaml").write_text(
+            f"name: hub\nport: {self.port}\ntoken_file: tokens.txt\njoin_token_file: join.txt\n"
+            f"heartbeat_s: {HEARTBEAT_S}\nsite_timeout_s: 20\nledger: {self.ledger}\n"
+        )
+        (folder / "here.yaml").write_text(
+            "name: here\nkind: local\nproviders: {enabled: [local, cpu, memory]}\n"
+        )
+        self.procs = Procs(folder, folder / "home")
+        self.fed = Federation(
+            self.procs, f"http://127.0.0.1:{self.port}/mcp", self.token, folder / "join.txt"
+        )
+        self.runs = folder / "runs.txt"
+
+    def start_hub(self, failpoint: str | None = None) -> None:
+        env = {"SECRETARY_FAILPOINTS": failpoint} if failpoint else None
+        self.procs.start("hub", ["serve", "hub", "--config", str(self.folder / "hub.yaml")], env)
+
+    def start_worker(self, failpoint: str | None = None) -> None:
+        env = {"SECRETARY_FAILPOINTS": failpoint} if failpoint else None
+        self.fed.start_worker("w-here", str(self.folder / "here.yaml"), env=env)
+
+    def wait_up(self) -> None:
+        wait_for(
+            lambda: self.fed.sites().get("here", {}).get("state") == "UP",
+            "site 'here' to be UP",
+            timeout_s=90,
+        )
+
+    def call(self, tool: str, args: dict[str, Any]) -> tuple[bool, Any]:
+        """(ok, structured result or error text); a dead hub is (False, the exception)."""
+        try:
+            r = asyncio.run(self.fed.call(tool, args))
+        except Exception as exc:  # noqa: BLE001 - a killed hub drops the connection
+            return False, f"{type(exc).__name__}: {exc}"
+        if r.is_error:
+            return False, r.content[0].text
+        return True, r.structured_content
+
+    def ran(self) -> list[str]:
+        return self.runs.read_text().split() if self.runs.exists() else []
+
+    def ledger_jobs(self, request_id: str) -> list[tuple[str, str]]:
+        with sqlite3.connect(f"file:{self.ledger}?mode=ro", uri=True) as db:
+            return db.execute(
+                "SELECT state, native_id FROM jobs WHERE request_id = ?", (request_id,)
+            ).fetchall()
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    c = Cluster(tmp_path)
+    try:
+        yield c
+    finally:
+        c.procs.stop_all()
+
+
+def _negotiate(c: Cluster, marker: str) -> str:
+    command = [sys.executable, "-c", APPEND, str(c.runs), marker]
+    ok, result = c.call("negotiate_job", {"text": "1 core for 5 minutes", "command": command})
+    assert ok, result
+    return str(result["request"]["request_id"])
+
+
+def _dispatch(c: Cluster, request_id: str) -> tuple[bool, Any]:
+    return c.call(
+        "dispatch_job", {"request_id": request_id, "site": "here", "idempotency_key": KEY}
+    )
+
+
+def _retry(c: Cluster, request_id: str, until: float) -> tuple[bool, Any]:
+    """Repeat the dispatch until it is settled one way or the other."""
+    while True:
+        ok, result = _dispatch(c, request_id)
+        if ok or "interrupted" in str(result) or time.monotonic() > until:
+            return ok, result
+        time.sleep(0.5)
+
+
+HUB_STAGES = ["hub.dispatch.written", "hub.dispatch.replied"]
+SITE_STAGES = ["site.dispatch.claimed", "site.dispatch.submitted", "site.dispatch.remembered"]
+
+
+@pytest.mark.parametrize("stage", HUB_STAGES + SITE_STAGES)
+def test_kill_9_at_each_stage_of_a_dispatch(cluster: Cluster, stage: str) -> None:
+    c = cluster
+    c.start_hub(stage if stage in HUB_STAGES else None)
+    c.start_worker(stage if stage in SITE_STAGES else None)
+    c.wait_up()
+    request_id = _negotiate(c, "job-1")
+
+    ok, first = _dispatch(c, request_id)
+    assert not ok, f"the process armed at {stage} should have died: {first}"
+    victim = "hub" if stage in HUB_STAGES else "w-here"
+    assert c.procs.procs[victim].wait(timeout=30) == -9
+    if victim == "hub":
+        c.start_hub()
+    else:
+        c.start_worker()
+    c.wait_up()
+
+    ok, result = _retry(c, request_id, time.monotonic() + 60)
+    if stage == "site.dispatch.claimed" or stage == "site.dispatch.submitted":
+        # The site died between claiming the key and saving the receipt: nobody can tell
+        # whether the job was submitted, and the answer says where to look instead of guessing.
+        assert not ok and "interrupted" in result and f"secretary-{request_id}" in result
+        expected_runs = 0 if stage == "site.dispatch.claimed" else 1
+        assert [state for state, _ in c.ledger_jobs(request_id)] == ["PENDING"]
+    else:
+        assert ok, result
+        expected_runs = 1
+        again_ok, again = _dispatch(c, request_id)  # one more repeat: still the same job
+        assert again_ok and again["job_id"] == result["job_id"]
+        [(state, native_id)] = c.ledger_jobs(request_id)
+        assert native_id == result["native_id"] and state != "PENDING"
+
+    wait_for(lambda: len(c.ran()) >= expected_runs, "the job to run", timeout_s=60)
+    time.sleep(2.0)  # a second copy, if one had been started, has had time to run too
+    assert c.ran() == ["job-1"] * expected_runs
