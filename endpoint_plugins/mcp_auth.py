@@ -10,8 +10,10 @@ revoked ones stop working at once.
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import threading
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
@@ -21,6 +23,31 @@ from endpoint_plugins.errors import SiteConfigError
 from providers.files import read_text_file
 
 MIN_TOKEN_LENGTH = 16
+
+
+def cleartext_problem(url: str, what: str) -> str | None:
+    """Why sending a bearer token to ``url`` would expose it, or None when it would not.
+
+    A token may travel over plain ``http`` only to this machine (a loopback address or
+    ``localhost``); anything else needs ``https`` (serve with ``--tls-cert``/``--tls-key``), or
+    an explicit opt-out by the administrator for a network they trust.
+    """
+    parts = urlsplit(url)
+    if parts.scheme == "https":
+        return None
+    host = (parts.hostname or "").lower()
+    if host == "localhost":
+        return None
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return None
+    except ValueError:
+        pass
+    return (
+        f"{what} {url!r} is plain http to another host, so its bearer token would cross the "
+        "network in clear: serve it with --tls-cert/--tls-key and use an https:// URL (clients "
+        "trust a private CA through SSL_CERT_FILE), or allow_insecure_http for a network you trust"
+    )
 
 
 class BearerTable:

@@ -17,7 +17,8 @@ from collections.abc import Callable, Sequence
 
 from pydantic import Field
 
-from endpoint_plugins.errors import SiteError
+from endpoint_plugins.errors import SiteConfigError, SiteError
+from endpoint_plugins.mcp_auth import cleartext_problem
 from endpoint_plugins.mcp_client import McpCallError, McpConnection, call_once
 from providers.wire.common import WireModel
 
@@ -52,6 +53,11 @@ class Membership:
         sites: the site names this worker serves.
         on_credential: called with each new credential (install it on the worker endpoint).
         timeout_s: deadline of each call to the hub.
+        allow_insecure_http: join a hub on another host over plain http (the join token then
+            travels in clear); refused otherwise.
+
+    Raises:
+        SiteConfigError: a plain-http ``hub_url`` on another host without the opt-out.
     """
 
     def __init__(
@@ -64,7 +70,10 @@ class Membership:
         sites: Sequence[str],
         on_credential: Callable[[str, str], None],
         timeout_s: float = 10.0,
+        allow_insecure_http: bool = False,
     ) -> None:
+        if not allow_insecure_http and (problem := cleartext_problem(hub_url, "hub url")):
+            raise SiteConfigError(problem)
         self.hub_url = hub_url
         self._join_token = join_token
         self.worker = worker

@@ -283,6 +283,17 @@ class Ledger:
             ).fetchone()
         return None if row is None else _job(row)
 
+    def dispatched_under(self, prefix: str) -> list[tuple[JobRecord, str]]:
+        """Jobs whose dispatch key starts with ``prefix``: ``(record, key)``, oldest first."""
+        pattern = prefix.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%"
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT jobs.*, dispatch_key FROM dispatches JOIN jobs USING (job_id) "
+                "WHERE dispatch_key LIKE ? ESCAPE '!' ORDER BY created_at",
+                (pattern,),
+            ).fetchall()
+        return [(_job(r), r["dispatch_key"]) for r in rows]
+
     def dispatch_plan(self, job_id: str) -> str | None:
         """The plan JSON a dispatch was written ahead with (None: recorded in one step)."""
         with self._lock:

@@ -28,6 +28,7 @@ from providers.files import load_yaml, read_text_file
 from providers.state import load_state
 from secretary_executor.cli.common import EXIT_OK, EXIT_USAGE, err_console
 from secretary_executor.errors import ConfigurationError
+from secretary_executor.hub.config import readable_file
 
 if TYPE_CHECKING:  # the MCP stack loads only when a server starts (keeps the CLI quick)
     from endpoint_plugins.mcp_membership import Membership
@@ -48,7 +49,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     w.add_argument("--name", help="this worker's name at the hub (default: host-port)")
     w.add_argument("--host", default="127.0.0.1")
     w.add_argument("--port", type=int, default=8701)
-    w.add_argument("--advertise-url", help="URL the hub calls back (default http://HOST:PORT/mcp)")
+    w.add_argument(
+        "--advertise-url", help="URL the hub calls back (default http(s)://HOST:PORT/mcp)"
+    )
+    _tls_arguments(w)
     w.add_argument("-v", "--verbose", action="store_true")
     w.set_defaults(handler=_worker)
     h = sub.add_parser("hub", help="serve the hub (MCP facade for agents, registry for workers)")
@@ -62,8 +66,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     h.add_argument("--host", help="override the config's host")
     h.add_argument("--port", type=int, help="override the config's port")
+    _tls_arguments(h)
     h.add_argument("-v", "--verbose", action="store_true")
     h.set_defaults(handler=_hub)
+
+
+def _tls_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tls-cert", metavar="PEM", help="serve https with this certificate (chain)")
+    p.add_argument("--tls-key", metavar="PEM", help="the certificate's private key")
+    p.add_argument(
+        "--allow-insecure-http",
+        action="store_true",
+        help="let bearer tokens travel over plain http to other hosts (a trusted network only)",
+    )
+
+
+def _tls_files(args: argparse.Namespace) -> tuple[str, str] | None:
+    """The (certificate, key) pair to serve https with, checked readable; None for http."""
+    if args.tls_cert is None and args.tls_key is None:
+        return None
+    if args.tls_cert is None or args.tls_key is None:
+        raise ConfigurationError("give both --tls-cert and --tls-key, or neither")
+    return readable_file(args.tls_cert, "--tls-cert"), readable_file(args.tls_key, "--tls-key")
 
 
 def _logging(verbose: bool) -> None:
@@ -116,7 +140,8 @@ def _worker(args: argparse.Namespace) -> int:
             raise ConfigurationError(f"two site files define site {sec.name!r}; rename one")
         secretaries[sec.name] = sec
     join_token = read_token_file(args.join_token_file, "join token file")[0]
-    url = args.advertise_url or f"http://{args.host}:{args.port}/mcp"
+    tls = _tls_files(args)
+    url = args.advertise_url or f"{'https' if tls else 'http'}://{args.host}:{args.port}/mcp"
     name = args.name or f"{socket.gethostname()}-{args.port}".replace("_", "-")[:64]
     worker = WorkerServer(secretaries, url=url)
     membership = Membership(
@@ -126,12 +151,19 @@ def _worker(args: argparse.Namespace) -> int:
         url=url,
         sites=list(secretaries),
         on_credential=worker.accept_hub,
+        allow_insecure_http=args.allow_insecure_http,
     )
-    asyncio.run(_serve_worker(worker, membership, args.host, args.port))
+    asyncio.run(_serve_worker(worker, membership, args.host, args.port, tls))
     return EXIT_OK
 
 
-async def _serve_worker(worker: WorkerServer, membership: Membership, host: str, port: int) -> None:
+async def _serve_worker(
+    worker: WorkerServer,
+    membership: Membership,
+    host: str,
+    port: int,
+    tls: tuple[str, str] | None = None,
+) -> None:
     import uvicorn
 
     from endpoint_plugins.mcp_client import SERVER_KEEPALIVE_S
@@ -139,7 +171,13 @@ async def _serve_worker(worker: WorkerServer, membership: Membership, host: str,
     app = worker.mcp.streamable_http_app(host=host)
     server = uvicorn.Server(
         uvicorn.Config(
-            app, host=host, port=port, log_level="warning", timeout_keep_alive=SERVER_KEEPALIVE_S
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            timeout_keep_alive=SERVER_KEEPALIVE_S,
+            ssl_certfile=tls[0] if tls else None,
+            ssl_keyfile=tls[1] if tls else None,
         )
     )
     stop = asyncio.Event()
@@ -163,7 +201,13 @@ def _hub(args: argparse.Namespace) -> int:
 
     _logging(args.verbose)
     config = load_hub_config(args.config)
-    overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
+    tls = _tls_files(args)
+    pairs = [("host", args.host), ("port", args.port)]
+    if tls:
+        pairs += [("tls_cert", tls[0]), ("tls_key", tls[1])]
+    if args.allow_insecure_http:
+        pairs.append(("allow_insecure_http", True))
+    overrides = {k: v for k, v in pairs if v is not None}
     if overrides:
         config = config.model_copy(update=overrides)
     if args.role == "dual" and config.parent is None:

@@ -8,24 +8,28 @@
     site_timeout_s: 10
     fanout: {mode: concurrent, concurrency: 32, batch_size: 16}
     fleet: demo                     # optional in-process sites (a fleet file, or demo)
-    parent: {url: http://parent:8700/mcp, join_token_file: parent-join.txt}   # --role dual
+    parent: {url: https://parent:8700/mcp, join_token_file: parent-join.txt}   # --role dual
     extensions:
       allowed_modules: [mysite.hub_tools]
       tools: ["mysite.hub_tools:quota"]
     worker_hosts: [private]         # where workers may be: loopback, private, any, CIDRs, names
     max_sites_per_worker: 1024
     forget_down_after_s: 3600       # a DOWN worker's sites are dropped after this long
+    tls_cert: hub.crt               # serve https (both PEM files); clients trust a private CA
+    tls_key: hub.key                #   through SSL_CERT_FILE
+    allow_insecure_http: false      # true: accept plain-http workers on other hosts
 
 Relative paths are taken from the file's folder.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from providers.files import load_yaml, read_text_file
 from secretary_executor.errors import ConfigurationError
@@ -72,6 +76,18 @@ class HubConfig(BaseModel):
     forget_down_after_s: float = Field(
         default=DEFAULT_FORGET_AFTER_S, gt=0, le=30 * 86400, allow_inf_nan=False
     )
+    tls_cert: str | None = None
+    """PEM certificate (chain) to serve https; with ``tls_key``. Relative to the config file."""
+    tls_key: str | None = None
+    allow_insecure_http: bool = False
+    """Accept workers at plain http URLs on other hosts (their credential then travels in
+    clear). Off: such a worker must serve https."""
+
+    @model_validator(mode="after")
+    def _tls_pair(self) -> HubConfig:
+        if (self.tls_cert is None) != (self.tls_key is None):
+            raise ValueError("give both tls_cert and tls_key (PEM files), or neither")
+        return self
 
     @field_validator("worker_hosts")
     @classmethod
@@ -81,7 +97,20 @@ class HubConfig(BaseModel):
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}/mcp"
+        scheme = "https" if self.tls_cert else "http"
+        return f"{scheme}://{self.host}:{self.port}/mcp"
+
+
+def readable_file(path: str, what: str) -> str:
+    """``path`` made absolute, once it is known to be a readable regular file.
+
+    Raises:
+        ConfigurationError: it is missing, not a regular file, or not readable.
+    """
+    p = Path(path).expanduser().resolve()
+    if not p.is_file() or not os.access(p, os.R_OK):
+        raise ConfigurationError(f"{what} {path!r}: not a readable file")
+    return str(p)
 
 
 def _resolve(value: str | None, base: Path) -> str | None:
@@ -105,8 +134,11 @@ def parse_hub_config(data: dict[str, Any], *, base: Path, source: str) -> HubCon
         raise ConfigurationError(f"hub config {source}: {where}: {first['msg']}") from None
     update: dict[str, Any] = {
         k: _resolve(getattr(config, k), base)
-        for k in ("token_file", "join_token_file", "fleet", "ledger")
+        for k in ("token_file", "join_token_file", "fleet", "ledger", "tls_cert", "tls_key")
     }
+    for k in ("tls_cert", "tls_key"):
+        if update[k] is not None:
+            update[k] = readable_file(update[k], f"hub config {source}: {k}")
     if config.parent is not None:
         update["parent"] = config.parent.model_copy(
             update={"join_token_file": _resolve(config.parent.join_token_file, base)}

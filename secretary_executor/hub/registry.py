@@ -20,6 +20,7 @@ from enum import StrEnum
 
 from pydantic import Field
 
+from endpoint_plugins.mcp_auth import cleartext_problem
 from providers.wire.common import WireModel
 from secretary_executor.errors import SecretaryError
 from secretary_executor.hub.worker_urls import DEFAULT_WORKER_HOSTS, HostPolicy, WorkerUrlError
@@ -114,6 +115,7 @@ class Registry:
         worker_hosts: Sequence[str] = DEFAULT_WORKER_HOSTS,
         max_sites: int = DEFAULT_MAX_SITES,
         forget_after_s: float = DEFAULT_FORGET_AFTER_S,
+        allow_insecure_http: bool = False,
     ) -> None:
         if heartbeat_s <= 0:
             raise RegistrationError(f"heartbeat_s must be positive, got {heartbeat_s}")
@@ -124,6 +126,7 @@ class Registry:
         self.host_policy = HostPolicy(worker_hosts)
         self.max_sites = max_sites
         self.forget_after_s = forget_after_s
+        self.allow_insecure_http = allow_insecure_http
         self._lock = threading.Lock()
         self._workers: dict[str, _Entry] = {}
 
@@ -156,6 +159,8 @@ class Registry:
             self.host_policy.check(url)
         except WorkerUrlError as exc:
             raise RegistrationError(str(exc)) from None
+        if not self.allow_insecure_http and (problem := cleartext_problem(url, "worker url")):
+            raise RegistrationError(problem)
         if len(sites) > self.max_sites:
             raise RegistrationError(
                 f"worker {name!r} registered {len(sites)} sites; this hub accepts at most "

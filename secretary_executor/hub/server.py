@@ -112,6 +112,7 @@ class Hub:
             worker_hosts=config.worker_hosts,
             max_sites=config.max_sites_per_worker,
             forget_after_s=config.forget_down_after_s,
+            allow_insecure_http=config.allow_insecure_http,
         )
         self.fleet = FederatedFleet(static, fanout=config.fanout, is_down=self.registry.is_down)
         self.broker = Broker(self.fleet, Ledger(config.ledger) if config.ledger else None)
@@ -293,20 +294,23 @@ class Hub:
         algorithm: str | None,
         key: str | None = None,
     ) -> DispatchReceipt:
+        # Each site gets its own key, KEY@SITE: a refusal frees the next site to take the job.
+        if key:
+            earlier = self.broker.ledger.dispatched_under(f"{key}@")
+            if earlier:
+                # A retry: the site that took (or may have taken) the first try is the only
+                # one it may go to, whatever the ranking says now.
+                record, site_key = earlier[0]
+                return await self.broker.dispatch(
+                    request, record.site, result.proposal(record.site), key=site_key, force=True
+                )
         outcome = self.broker.select(result, algorithm)
         if outcome.chosen is None:
             raise HubToolError("no site can run this request: " + "; ".join(outcome.notes))
-        ranked = outcome.ranked or (outcome.chosen.site,)
-        if key:
-            # A retry: the site that took (or may have taken) the first try is the only one.
-            earlier = [n for n in ranked if self.broker.ledger.dispatched_with(f"{key}@{n}"[:128])]
-            ranked = earlier[:1] or ranked
         errors = []
-        for name in ranked:
+        for name in outcome.ranked or (outcome.chosen.site,):
             try:
-                # One key per site: a refusal frees the next site to take the job, and a
-                # retry with the caller's key finds the site that took it.
-                site_key = f"{key}@{name}"[:128] if key else None
+                site_key = f"{key}@{name}" if key else None
                 return await self.broker.dispatch(
                     request, name, result.proposal(name), key=site_key
                 )
@@ -449,6 +453,7 @@ class Hub:
             tokens.grant(credential, hub, HUB_SCOPE)
 
         self.membership = Membership(
+            allow_insecure_http=self.config.allow_insecure_http,
             hub_url=parent.url,
             join_token=join,
             worker=self.config.name,
@@ -509,6 +514,8 @@ class Hub:
                 port=self.config.port,
                 log_level="warning",
                 timeout_keep_alive=SERVER_KEEPALIVE_S,
+                ssl_certfile=self.config.tls_cert,
+                ssl_keyfile=self.config.tls_key,
             )
         )
         self._uvicorn = server

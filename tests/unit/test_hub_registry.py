@@ -176,7 +176,7 @@ def test_an_up_name_cannot_be_taken_without_its_credential() -> None:
     cred = reg.register("w1", URL, ["a"])
     for presented in (None, "", "x" * 43, cred[:-1] + ("A" if cred[-1] != "A" else "B")):
         with pytest.raises(RegistrationError, match="cannot take its name"):
-            reg.register("w1", "http://10.9.9.9:8800/mcp", ["a"], presented)
+            reg.register("w1", "https://10.9.9.9:8800/mcp", ["a"], presented)
     record = reg.worker("w1")
     assert record is not None and record.url == URL and record.joins == 1
     assert reg.owner_of_credential(cred) == "w1"  # the impostor changed nothing

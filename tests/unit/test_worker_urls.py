@@ -41,7 +41,9 @@ def test_the_default_policy_refuses_hosts_outside_private_networks(url: str) -> 
 @pytest.mark.parametrize("url", INSIDE_THE_DEFAULT)
 def test_the_default_policy_admits_loopback_and_private_hosts(url: str) -> None:
     HostPolicy().check(url)
-    assert Registry().register("w", url, ["a"])
+    tls = url.replace("http://", "https://")
+    assert Registry().register("w", tls, ["a"])
+    assert Registry(allow_insecure_http=True).register("w", url, ["a"])
 
 
 def test_an_administrator_widens_or_narrows_the_policy() -> None:
