@@ -18,6 +18,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from endpoint_plugins.errors import SiteError
+from endpoint_plugins.reply_cap import MAX_REPLY_BYTES, CappedTransport
 
 CLIENT_KEEPALIVE_S = 2.0
 """How long an idle connection to a worker is kept (less than any server's keep-alive)."""
@@ -66,12 +67,22 @@ class McpConnection:
         url: the server's streamable HTTP endpoint (``http://host:port/mcp``).
         token: the bearer token to present; None for an open endpoint. Never logged.
         connect_timeout_s: how long opening the session may take.
+        max_reply_bytes: the most bytes one reply may have (see :mod:`~.reply_cap`); a call
+            whose reply is larger fails with a message that says so.
     """
 
     def __init__(
-        self, url: str, token: str | None = None, *, connect_timeout_s: float = 10.0
+        self,
+        url: str,
+        token: str | None = None,
+        *,
+        connect_timeout_s: float = 10.0,
+        max_reply_bytes: int = MAX_REPLY_BYTES,
     ) -> None:
         self.url = url
+        self.max_reply_bytes = max_reply_bytes
+        self.oversized = False
+        """True once a reply went past ``max_reply_bytes`` (reported in the call's error)."""
         self._token = token
         self.connect_timeout_s = connect_timeout_s
         self._client: Client | None = None
@@ -119,10 +130,17 @@ class McpConnection:
         # keep-alive timeout, 5 s by default): reusing one the server is closing at that very
         # moment fails the call and ends the whole MCP session.
         limits = httpx2.Limits(keepalive_expiry=CLIENT_KEEPALIVE_S)
+
+        def over() -> None:
+            self.oversized = True
+
+        transport = CappedTransport(
+            httpx2.AsyncHTTPTransport(limits=limits), self.max_reply_bytes, over
+        )
         try:
             async with (
                 httpx2.AsyncClient(
-                    headers=headers, timeout=30.0, event_hooks=hooks, limits=limits
+                    headers=headers, timeout=30.0, event_hooks=hooks, transport=transport
                 ) as http,
                 Client(streamable_http_client(self.url, http_client=http)) as client,
             ):
@@ -155,10 +173,13 @@ class McpConnection:
                 The session is dropped on a connection failure or timeout.
         """
         client = await self._open()
+        self.oversized = False
         try:
             result = await asyncio.wait_for(client.call_tool(tool, arguments), timeout_s)
         except TimeoutError:
             self._drop()
+            if self.oversized:
+                raise McpCallError(self._too_large(tool)) from None
             raise McpCallError(
                 f"{self.url}: {tool} did not answer within {timeout_s:g} s"
             ) from None
@@ -166,11 +187,19 @@ class McpConnection:
             raise
         except Exception as exc:  # noqa: BLE001 - any transport failure: reconnect next time
             self._drop()
+            if self.oversized:
+                raise McpCallError(self._too_large(tool)) from None
             status = 401 if self.refused else _http_status(exc)
             raise McpCallError(
                 f"{self.url}: {tool}: {type(exc).__name__}: {exc}", status=status
             ) from None
         return _unwrap(tool, result)
+
+    def _too_large(self, tool: str) -> str:
+        return (
+            f"{self.url}: {tool}: the reply was larger than {self.max_reply_bytes} bytes and was "
+            "discarded"
+        )
 
     async def close(self) -> None:
         """End the session (idempotent)."""
