@@ -28,8 +28,11 @@ from pathlib import Path
 from typing import Any
 
 ROOTS_ENV = "SECRETARY_SITE_CONFIG_ROOTS"
-"""Optional ``os.pathsep``-separated folders a site configuration must lie in. An administrator
-sets it in the endpoint's environment so callers cannot point the functions at other files."""
+"""``os.pathsep``-separated folders a site configuration must lie in. Unset, the only folder is
+the Globus Compute endpoints folder (``$GLOBUS_COMPUTE_USER_DIR`` or ``~/.globus_compute``),
+where ``secretary endpoint install`` writes ``secretary-site.yaml``: a caller can never point
+the functions at any other file, through ``../`` or a symbolic link, unless the administrator
+names more folders here."""
 
 _SUFFIXES = (".yaml", ".yml")
 _cache: dict[str, tuple[int, Any]] = {}
@@ -188,14 +191,19 @@ def _checked_path(value: Any) -> Path:
             f"site configuration {value!r} must be a .yaml or .yml file "
             "(the one 'secretary endpoint install' wrote)"
         )
+    from endpoint_plugins.install import default_endpoint_dir
+
     roots = [r for r in os.environ.get(ROOTS_ENV, "").split(os.pathsep) if r]
-    if roots:
-        try:
-            path = safe_path(path, roots)
-        except ProviderError as exc:
-            raise SiteConfigError(f"{exc.message} (set by {ROOTS_ENV})") from None
-    else:
-        path = path.resolve()
+    where = f"set by {ROOTS_ENV}"
+    if not roots:
+        roots = [str(default_endpoint_dir())]
+        where = (
+            f"the endpoints folder 'secretary endpoint install' writes to; {ROOTS_ENV} adds more"
+        )
+    try:
+        path = safe_path(path, roots)
+    except ProviderError as exc:
+        raise SiteConfigError(f"{exc.message} ({where})") from None
     if not path.is_file():
         raise SiteConfigError(
             f"no site configuration at {str(path)!r}; run 'secretary endpoint install' on the "

@@ -45,9 +45,12 @@ NEGOTIATE = {"request_id": "r1", "requirements": {"compute": {"cores_per_node": 
 
 
 @pytest.fixture(autouse=True)
-def _fresh(monkeypatch):
+def _fresh(monkeypatch, tmp_path):
     functions.clear_cache()
     monkeypatch.setenv("GC_TASK_UUID", "")  # thread engines set it for each task
+    # The site files of these tests live in tmp_path, as an administrator's would in a folder
+    # named by SECRETARY_SITE_CONFIG_ROOTS.
+    monkeypatch.setenv(functions.ROOTS_ENV, str(tmp_path))
     yield
     functions.clear_cache()
 
@@ -98,6 +101,28 @@ def test_paths_outside_the_configured_roots_are_refused(site_yaml, tmp_path, mon
     escaped = str(tmp_path / "elsewhere" / ".." / site_yaml.name)
     envelope = functions.secretary_negotiate(escaped, NEGOTIATE)
     assert envelope["ok"] is False and "outside the allowed roots" in envelope["error"]["message"]
+
+
+def test_without_roots_only_the_endpoints_folder_is_readable(tmp_path, monkeypatch):
+    """Deny by default: with SECRETARY_SITE_CONFIG_ROOTS unset, the functions read only files
+    in the Globus Compute endpoints folder, where 'secretary endpoint install' writes."""
+    monkeypatch.delenv(functions.ROOTS_ENV)
+    endpoints = tmp_path / "gc"
+    monkeypatch.setenv("GLOBUS_COMPUTE_USER_DIR", str(endpoints))
+    installed = endpoints / "campus-ep" / SITE_FILE
+    installed.parent.mkdir(parents=True)
+    installed.write_text(yaml.safe_dump({"name": "campus", "state_file": str(STATE)}))
+    outside = tmp_path / "site.yaml"
+    outside.write_text(installed.read_text())
+    link = endpoints / "campus-ep" / "link.yaml"
+    link.symlink_to(outside)
+
+    assert functions.secretary_negotiate(str(installed), NEGOTIATE)["ok"] is True
+    for path in (outside, link, endpoints / "campus-ep" / ".." / ".." / "site.yaml"):
+        envelope = functions.secretary_negotiate(str(path), NEGOTIATE)
+        assert envelope["ok"] is False, path
+        message = envelope["error"]["message"]
+        assert "outside the allowed roots" in message and functions.ROOTS_ENV in message
 
 
 def test_bad_payloads_are_error_envelopes(site_yaml):
