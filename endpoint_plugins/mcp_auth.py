@@ -76,6 +76,13 @@ class BearerTable:
                 if who == client and (scope is None or sc == scope):
                     del self._entries[token]
 
+    def revoke_scope(self, scope: str) -> None:
+        """Stop accepting every token of ``scope``."""
+        with self._lock:
+            for token, (_, sc) in list(self._entries.items()):
+                if sc == scope:
+                    del self._entries[token]
+
     def lookup(self, token: str) -> tuple[str, str] | None:
         """(client, scope) of ``token``; every entry is compared so timing does not leak which."""
         found: tuple[str, str] | None = None

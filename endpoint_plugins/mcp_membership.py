@@ -103,13 +103,23 @@ class Membership:
         if self._credential:
             # While this worker is UP, only its current credential lets it register again.
             arguments["credential"] = self._credential
-        data = await call_once(
-            self.hub_url,
-            "register_worker",
-            arguments,
-            token=self._join_token,
-            timeout_s=self.timeout_s,
-        )
+        try:
+            data = await call_once(
+                self.hub_url,
+                "register_worker",
+                arguments,
+                token=self._join_token,
+                timeout_s=self.timeout_s,
+            )
+        except McpCallError as exc:
+            if exc.status == 401:
+                raise McpCallError(
+                    f"{self.hub_url}: the hub refused this worker's join token (HTTP 401): check "
+                    "--join-token-file, or ask the hub administrator whether the token was "
+                    "revoked ('secretary hub add-worker NAME' issues a new one)",
+                    status=401,
+                ) from None
+            raise
         if not data.get("ok", True) and "error" in data:
             raise SiteError(f"hub refused registration: {data['error']}")
         reg = Registration.model_validate(data)

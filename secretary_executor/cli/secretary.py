@@ -48,6 +48,7 @@ EXTENSIONS = (
     "secretary_executor.cli.sim",
     "secretary_executor.cli.endpoint",
     "secretary_executor.cli.serve",
+    "secretary_executor.cli.hub_admin",
 )
 """Modules that add command groups. Each defines ``register(subparsers)``, which adds its
 sub-parsers and sets ``handler`` (a function of the parsed arguments returning the exit

@@ -139,7 +139,8 @@ def _worker(args: argparse.Namespace) -> int:
         if sec.name in secretaries:
             raise ConfigurationError(f"two site files define site {sec.name!r}; rename one")
         secretaries[sec.name] = sec
-    join_token = read_token_file(args.join_token_file, "join token file")[0]
+    # The first word of the first token line: a copy of a hub's "TOKEN worker=NAME" line works.
+    join_token = read_token_file(args.join_token_file, "join token file")[0].split()[0]
     tls = _tls_files(args)
     url = args.advertise_url or f"{'https' if tls else 'http'}://{args.host}:{args.port}/mcp"
     name = args.name or f"{socket.gethostname()}-{args.port}".replace("_", "-")[:64]

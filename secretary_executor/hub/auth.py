@@ -21,6 +21,7 @@ from endpoint_plugins.errors import SiteConfigError
 from endpoint_plugins.mcp_auth import BearerTable, read_token_file
 from secretary_executor.errors import ConfigurationError
 from secretary_executor.hub.config import HubConfig
+from secretary_executor.hub.join_tokens import JoinTokens, load_join_tokens
 from secretary_executor.hub.registry import Registry
 
 CLIENT, JOIN, WORKER, HUB = "client", "join", "worker", "hub"
@@ -83,9 +84,33 @@ def hub_tokens(config: HubConfig, *, transport: str = "http") -> BearerTable | N
     try:
         for i, token in enumerate(read_token_file(config.token_file, "token_file")):
             table.grant(token, f"client-{i + 1}", CLIENT)
-        if config.join_token_file is not None:
-            for token in read_token_file(config.join_token_file, "join_token_file"):
-                table.grant(token, "joining-worker", JOIN)
     except SiteConfigError as exc:
         raise ConfigurationError(exc.message) from None
+    if config.join_token_file is not None:
+        grant_join_tokens(table, load_join_tokens(config.join_token_file))
     return table
+
+
+SHARED_JOIN = "joining-worker"
+"""The client name of a shared join token; a bound one is ``join:NAME``."""
+
+
+def grant_join_tokens(table: BearerTable, tokens: JoinTokens) -> None:
+    """Make ``tokens`` the join tokens ``table`` accepts (earlier ones stop working)."""
+    table.revoke_scope(JOIN)
+    for token in tokens.shared:
+        table.grant(token, SHARED_JOIN, JOIN)
+    for token, name in tokens.bound.items():
+        table.grant(token, f"join:{name}", JOIN)
+
+
+def join_refusal(joiner: str | None, name: str, tokens: JoinTokens | None) -> str | None:
+    """Why the holder of join token ``joiner`` may not register as ``name`` (None: it may)."""
+    if tokens is not None and name in tokens.revoked:
+        return (
+            f"worker {name!r} was revoked by the hub administrator "
+            f"('secretary hub add-worker {name}' admits it again)"
+        )
+    if joiner is not None and joiner.startswith("join:") and joiner[5:] != name:
+        return f"this join token is for worker {joiner[5:]!r}, not {name!r}"
+    return None

@@ -260,6 +260,12 @@ class Registry:
                 del self._workers[entry.name]
         return [(e.name, e.sites) for e in gone]
 
+    def drop(self, name: str) -> tuple[str, ...]:
+        """Remove worker ``name`` now (revoked); returns its sites (empty when unknown)."""
+        with self._lock:
+            entry = self._workers.pop(name, None)
+        return entry.sites if entry is not None else ()
+
     def is_down(self, site: str) -> bool:
         """True when ``site`` belongs to a DOWN worker."""
         with self._lock:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import os
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar, cast
@@ -36,11 +37,20 @@ from providers.wire.strict import validate_user_input
 from secretary_executor.broker import Broker, NegotiationResult
 from secretary_executor.errors import ConfigurationError, DispatchError, SecretaryError
 from secretary_executor.hub import extensions
-from secretary_executor.hub.auth import CLIENT, JOIN, WORKER, HubVerifier, hub_tokens
+from secretary_executor.hub.auth import (
+    CLIENT,
+    JOIN,
+    WORKER,
+    HubVerifier,
+    grant_join_tokens,
+    hub_tokens,
+    join_refusal,
+)
 from secretary_executor.hub.config import HubConfig
 from secretary_executor.hub.events import JobEvents, JobView
 from secretary_executor.hub.fanout import FederatedFleet
 from secretary_executor.hub.forward import FleetBackend
+from secretary_executor.hub.join_tokens import JoinTokens, load_join_tokens
 from secretary_executor.hub.models import PROMPTS, Algorithms, FleetStatus, SiteEntry
 from secretary_executor.hub.registry import (
     HeartbeatAck,
@@ -118,6 +128,11 @@ class Hub:
         self.broker = Broker(self.fleet, Ledger(config.ledger) if config.ledger else None)
         self.tokens = hub_tokens(config, transport=transport)
         self.auth_enabled = self.tokens is not None
+        self.join_tokens: JoinTokens | None = None
+        self._join_mtime: int | None = None
+        if self.tokens is not None and config.join_token_file is not None:
+            self._join_mtime = os.stat(config.join_token_file).st_mtime_ns
+            self.join_tokens = load_join_tokens(config.join_token_file)
         if config.parent is not None and not self.auth_enabled:
             raise ConfigurationError(
                 "the dual role needs token_file in the hub config (the parent's calls are "
@@ -355,7 +370,10 @@ class Hub:
             A worker that is still UP registers again (to change its sites) by passing its
             current ``credential``; without it, its name cannot be taken over.
             """
-            self._require(JOIN)
+            joiner = self._require(JOIN)
+            self._reload_join_tokens()
+            if refusal := join_refusal(joiner, name, self.join_tokens):
+                raise HubToolError(refusal)
             try:
                 credential = self.registry.register(name, url, sites, credential)
             except RegistrationError as exc:
@@ -470,9 +488,47 @@ class Hub:
             await asyncio.sleep(self.config.heartbeat_s / 2)
             await self.sweep()
 
+    def _reload_join_tokens(self) -> list[str]:
+        """Read the join token file again if it changed; returns newly revoked worker names.
+
+        A file that became invalid keeps the tokens in force (and is logged): a typo in an
+        edit must not lock every worker out.
+        """
+        path = self.config.join_token_file
+        if path is None or self.tokens is None:
+            return []
+        try:
+            mtime = os.stat(path).st_mtime_ns
+        except OSError:
+            return []
+        if mtime == self._join_mtime:
+            return []
+        self._join_mtime = mtime
+        try:
+            tokens = load_join_tokens(path)
+        except ConfigurationError as exc:
+            log.error("join token file not reloaded: %s", exc.message)
+            return []
+        before = self.join_tokens.revoked if self.join_tokens else frozenset()
+        self.join_tokens = tokens
+        grant_join_tokens(self.tokens, tokens)
+        return sorted(tokens.revoked - before)
+
+    async def _drop_worker(self, name: str) -> None:
+        sites = self.registry.drop(name)
+        self.fleet.remove(sites)
+        self.worker_sites.pop(name, None)
+        conn = self.connections.pop(name, None)
+        if conn is not None:
+            await conn.close()
+
     async def sweep(self) -> None:
-        """Mark silent workers DOWN (dropping their sessions), and forget workers DOWN for
-        longer than ``forget_down_after_s`` together with their sites."""
+        """Mark silent workers DOWN (dropping their sessions), forget workers DOWN for
+        longer than ``forget_down_after_s`` together with their sites, and drop workers the
+        administrator revoked since the last sweep."""
+        for name in self._reload_join_tokens():
+            log.warning("worker %s revoked by the administrator; dropped with its sites", name)
+            await self._drop_worker(name)
         for name in self.registry.sweep():
             log.warning("worker %s missed its heartbeats; marked down", name)
             conn = self.connections.get(name)

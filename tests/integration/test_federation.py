@@ -277,3 +277,59 @@ def test_hub_of_hubs(fed: Federation, tmp_path: Path) -> None:
     r = asyncio.run(fed.call("negotiate_job", {"text": "4 cores", "sites": ["frontier"]}))
     proposal = r.structured_content["proposals"][0]
     assert proposal["site"] == "frontier" and proposal["verdict"] != "UNREACHABLE", proposal
+
+
+def test_per_worker_join_tokens_and_revocation(fed: Federation, tmp_path: Path) -> None:
+    """A token from ``secretary hub add-worker`` admits its worker only, and ``secretary hub
+    revoke`` drops a running worker with its sites and refuses it from then on, without a hub
+    restart. Runs last: it adds lines to the shared join token file."""
+    hub_yaml = str(fed.join_file.parent / "hub.yaml")
+    secretary = [*SECRETARY, "hub"]
+    env = fed.procs.env
+    own = tmp_path / "w-bound.token"
+    added = subprocess.run(
+        [*secretary, "add-worker", "w-bound", "--config", hub_yaml, "--out", str(own)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert added.returncode == 0, added.stderr
+    assert oct(own.stat().st_mode & 0o777) == "0o600"
+    bound = own.read_text().strip()
+    assert bound not in added.stdout + added.stderr  # written to the file, not printed
+
+    # The bound token is refused for any other name.
+    other = {"name": "w-thief", "url": f"http://127.0.0.1:{free_port()}/mcp", "sites": ["x"]}
+    r = asyncio.run(fed.call("register_worker", other, token=bound))
+    assert r.is_error and "for worker 'w-bound'" in r.content[0].text
+
+    campus = DEMO / "hpc-frontier-like.yaml"
+    fed.procs.start(
+        "w-bound",
+        [
+            *("serve", "worker", "--join", fed.url, "--join-token-file", str(own)),
+            *("--name", "w-bound", "--port", str(free_port()), "--site", str(campus)),
+        ],
+    )
+    site = wait_for(
+        lambda: next((s for s, v in fed.sites().items() if v.get("worker") == "w-bound"), None),
+        "the bound worker to register",
+        timeout_s=60,
+    )
+
+    revoked = subprocess.run(
+        [*secretary, "revoke", "w-bound", "--config", hub_yaml],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert revoked.returncode == 0, revoked.stderr
+    wait_for(lambda: site not in fed.sites(), "the revoked worker's site to go", timeout_s=30)
+    wait_for(lambda: "refused this worker's join token" in fed.procs.log("w-bound"), "a refusal")
+    assert site not in fed.sites()  # it did not come back
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    with httpx2.Client(timeout=10) as http:  # its token no longer opens the hub at all
+        refused = http.post(fed.url, json=body, headers={"Authorization": f"Bearer {bound}"})
+        assert refused.status_code == 401
