@@ -34,6 +34,7 @@ from secretary_executor.errors import (
     DispatchError,
     DispatchUnsettledError,
     DispatchWithdrawnError,
+    LedgerError,
     SecretaryError,
     SelectionError,
     SiteUnavailableError,
@@ -264,8 +265,14 @@ class Broker:
             raise
         failpoint("hub.dispatch.replied")
         receipt = _hub_receipt(receipt, request, site, job_id)
-        self.ledger.record_attempt(rid, site, True, receipt.native_id)
-        self.ledger.complete_dispatch(receipt, request.environment)
+        try:
+            self.ledger.record_attempt(rid, site, True, receipt.native_id)
+            self.ledger.complete_dispatch(receipt, request.environment)
+        except LedgerError as exc:
+            raise DispatchUnsettledError(
+                f"{site} accepted job {job_id} as {receipt.native_id}, but {exc.message}; the "
+                "job stays PENDING until its status is asked with a writable ledger"
+            ) from None
         return receipt
 
     async def settle(self, job_id: str) -> JobRecord:

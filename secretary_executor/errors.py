@@ -52,5 +52,9 @@ class DispatchWithdrawnError(DispatchError):
     """The site never received a dispatch and has withdrawn its key: the job will not run."""
 
 
+class LedgerError(SecretaryError):
+    """The ledger cannot be written (disk full, read-only home): the step was not recorded."""
+
+
 class UnknownJobError(SecretaryError):
     """A job id that the ledger has never seen."""

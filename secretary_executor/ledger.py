@@ -22,7 +22,7 @@ from pathlib import Path
 from providers.paths import private_home
 from providers.wire import DispatchReceipt, JobRequest, JobState, JobStatus, Proposal
 from providers.wire.common import WireModel
-from secretary_executor.errors import UnknownJobError
+from secretary_executor.errors import LedgerError, UnknownJobError
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS requests (
@@ -98,12 +98,18 @@ class Ledger:
         if self.path != ":memory:":
             _owner_only(Path(self.path))
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
-        self._db.row_factory = sqlite3.Row
-        with self._db:
-            if self.path != ":memory:":
-                self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.executescript(_SCHEMA)
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+            self._db.row_factory = sqlite3.Row
+            with self._db:
+                if self.path != ":memory:":
+                    self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.executescript(_SCHEMA)
+        except (sqlite3.OperationalError, OSError) as exc:
+            raise LedgerError(
+                f"cannot open the ledger {self.path}: {exc}; make its folder writable "
+                "(SECRETARY_HOME) or free disk space"
+            ) from None
 
     def __repr__(self) -> str:
         return f"Ledger(path={self.path!r})"
@@ -114,8 +120,15 @@ class Ledger:
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
-        with self._lock, self._db:
-            yield self._db
+        """One write transaction; a disk or file problem becomes a :class:`LedgerError`."""
+        try:
+            with self._lock, self._db:
+                yield self._db
+        except (sqlite3.OperationalError, OSError) as exc:
+            raise LedgerError(
+                f"cannot write the ledger {self.path}: {exc}; free disk space or make its folder "
+                "writable (this step was not recorded)"
+            ) from None
 
     # -- writes ----------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ idempotency key, and the test counts what ran and what the ledger holds.
 from __future__ import annotations
 
 import asyncio
+import signal
 import sqlite3
 import sys
 import time
@@ -29,7 +30,7 @@ KEY = "crash-test-0001"
 class Cluster:
     """A hub and one worker, each restartable with or without an armed failpoint."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, site_timeout_s: float = 20) -> None:
         self.folder = folder
         self.token = token_file(folder / "tokens.txt")
         token_file(folder / "join.txt")
@@ -37,7 +38,8 @@ class Cluster:
         self.ledger = folder / "ledger.sqlite3"
         (folder / "hub.yaml").write_text(
             f"name: hub\nport: {self.port}\ntoken_file: tokens.txt\njoin_token_file: join.txt\n"
-            f"heartbeat_s: {HEARTBEAT_S}\nsite_timeout_s: 20\nledger: {self.ledger}\n"
+            f"heartbeat_s: {HEARTBEAT_S}\nsite_timeout_s: {site_timeout_s}\n"
+            f"ledger: {self.ledger}\n"
         )
         (folder / "here.yaml").write_text(
             "name: here\nkind: local\nproviders: {enabled: [local, cpu, memory]}\n"
@@ -154,3 +156,32 @@ def test_kill_9_at_each_stage_of_a_dispatch(cluster: Cluster, stage: str) -> Non
     wait_for(lambda: len(c.ran()) >= expected_runs, "the job to run", timeout_s=60)
     time.sleep(2.0)  # a second copy, if one had been started, has had time to run too
     assert c.ran() == ["job-1"] * expected_runs
+
+
+def test_a_reply_that_comes_after_the_timeout_is_settled_by_a_repeat(tmp_path: Path) -> None:
+    """The worker is frozen (SIGSTOP) while the hub sends it a dispatch: the hub gives up after
+    its site timeout and keeps the job PENDING. Thawed, the worker submits the job; the client's
+    repeat with the same key gets that job's receipt, and the job runs once."""
+    c = Cluster(tmp_path, site_timeout_s=2)
+    try:
+        c.start_hub()
+        c.start_worker()
+        c.wait_up()
+        request_id = _negotiate(c, "late-1")
+        worker = c.procs.procs["w-here"]
+        worker.send_signal(signal.SIGSTOP)
+        try:
+            ok, first = _dispatch(c, request_id)
+            assert not ok and "stays PENDING" in first, first
+            assert [state for state, _ in c.ledger_jobs(request_id)] == ["PENDING"]
+        finally:
+            worker.send_signal(signal.SIGCONT)
+        wait_for(lambda: c.ran() == ["late-1"], "the late dispatch to run", timeout_s=60)
+        ok, receipt = _retry(c, request_id, time.monotonic() + 60)
+        assert ok, receipt
+        [(state, native_id)] = c.ledger_jobs(request_id)
+        assert native_id == receipt["native_id"] and state != "PENDING"
+        time.sleep(2.0)
+        assert c.ran() == ["late-1"]
+    finally:
+        c.procs.stop_all()
