@@ -19,11 +19,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from counting_site import CountingSecretary
 
-from endpoint_plugins.config import SiteConfig
-from endpoint_plugins.secretary import DispatchPlan, Secretary
-from providers.state import load_state, providers_from_state
-from providers.wire import DispatchReceipt, JobRequest
 from secretary_executor.broker import Broker
 from secretary_executor.errors import LedgerError
 from secretary_executor.ledger import Ledger
@@ -91,20 +88,8 @@ def test_a_full_disk_stops_the_dispatch_before_the_site_sees_it(tmp_path: Path) 
     assert Ledger(ledger).jobs() == []  # and nothing claims it did
 
 
-class CountingSecretary(Secretary):
-    def __init__(self, keys: Path) -> None:
-        config = SiteConfig(name="campus", dispatch_keys_file=str(keys))
-        super().__init__(config, providers=providers_from_state(load_state(STATE)))
-        self.submitted: list[str] = []
-
-    def _submit(self, request: JobRequest, plan: DispatchPlan) -> DispatchReceipt:
-        receipt = super()._submit(request, plan)
-        self.submitted.append(receipt.native_id)
-        return receipt
-
-
 def test_a_read_only_ledger_stops_the_dispatch_and_says_why(tmp_path: Path) -> None:
-    secretary = CountingSecretary(tmp_path / "keys.sqlite3")
+    secretary = CountingSecretary("campus", tmp_path / "keys.sqlite3")
     ledger = Ledger(tmp_path / "ledger.sqlite3")
     broker = Broker(Fleet([Site("campus", InProcessTransport(secretary, threaded=False))]), ledger)
     result = asyncio.run(broker.negotiate(broker.prepare("4 cores", command=["hostname"])))

@@ -16,14 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from counting_site import CountingSecretary
 
-from endpoint_plugins.config import SiteConfig
 from endpoint_plugins.dispatch_keys import DispatchMemory
 from endpoint_plugins.errors import DispatchUnsettledError as SiteUnsettled
 from endpoint_plugins.secretary import DispatchPlan, Secretary
 from endpoint_plugins.service import Operation, handle
-from providers.state import load_state, providers_from_state
-from providers.wire import DispatchReceipt, JobRequest, JobState
+from providers.wire import JobRequest, JobState
 from secretary_executor.broker import Broker
 from secretary_executor.errors import (
     ConfigurationError,
@@ -38,20 +37,6 @@ from secretary_executor.sites.inprocess import InProcessTransport
 
 ROOT = Path(__file__).resolve().parents[2]
 STATE = ROOT / "secretary_executor/fleets/demo/hpc-campus.yaml"
-
-
-class CountingSecretary(Secretary):
-    """A real Secretary that counts the jobs it hands to its workload manager."""
-
-    def __init__(self, name: str, keys: Path) -> None:
-        config = SiteConfig(name=name, dispatch_keys_file=str(keys))
-        super().__init__(config, providers=providers_from_state(load_state(STATE)))
-        self.submitted: list[str] = []
-
-    def _submit(self, request: JobRequest, plan: DispatchPlan) -> DispatchReceipt:
-        receipt = super()._submit(request, plan)
-        self.submitted.append(receipt.native_id)
-        return receipt
 
 
 class FlakyWire(Transport):
