@@ -14,6 +14,7 @@ import asyncio
 import signal
 import sqlite3
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -183,5 +184,36 @@ def test_a_reply_that_comes_after_the_timeout_is_settled_by_a_repeat(tmp_path: P
         assert native_id == receipt["native_id"] and state != "PENDING"
         time.sleep(2.0)
         assert c.ran() == ["late-1"]
+    finally:
+        c.procs.stop_all()
+
+
+def test_a_hub_frozen_mid_dispatch_finishes_it_once(tmp_path: Path) -> None:
+    """The hub is frozen (SIGSTOP) just after a client sends ``dispatch_job`` and thawed 3 s
+    later. Whether the hub had read the call or not, the client's repeat with the same key ends
+    with one job, which runs once."""
+    c = Cluster(tmp_path)
+    try:
+        c.start_hub()
+        c.start_worker()
+        c.wait_up()
+        request_id = _negotiate(c, "frozen-hub")
+        hub = c.procs.procs["hub"]
+        first: list[tuple[bool, Any]] = []
+        caller = threading.Thread(target=lambda: first.append(_dispatch(c, request_id)))
+        caller.start()
+        time.sleep(0.05)
+        hub.send_signal(signal.SIGSTOP)
+        time.sleep(3.0)
+        hub.send_signal(signal.SIGCONT)
+        caller.join(60)
+        ok, receipt = _retry(c, request_id, time.monotonic() + 60)
+        assert ok, receipt
+        if first and first[0][0]:
+            assert first[0][1]["job_id"] == receipt["job_id"]
+        wait_for(lambda: c.ran() == ["frozen-hub"], "the job to run", timeout_s=60)
+        time.sleep(2.0)
+        assert c.ran() == ["frozen-hub"]
+        assert len(c.ledger_jobs(request_id)) == 1
     finally:
         c.procs.stop_all()
