@@ -28,9 +28,10 @@ from pathlib import Path
 from typing import Any
 
 ROOTS_ENV = "SECRETARY_SITE_CONFIG_ROOTS"
-"""``os.pathsep``-separated folders a site configuration must lie in. Unset, the only folder is
-the Globus Compute endpoints folder (``$GLOBUS_COMPUTE_USER_DIR`` or ``~/.globus_compute``),
-where ``secretary endpoint install`` writes ``secretary-site.yaml``: a caller can never point
+"""``os.pathsep``-separated folders a site configuration must lie in. Unset, the allowed folders
+are the Globus Compute endpoints folder (``$GLOBUS_COMPUTE_USER_DIR`` or ``~/.globus_compute``),
+where ``secretary endpoint install`` writes ``secretary-site.yaml``, and this user's private
+``SECRETARY_HOME``, where engine sites run by this project keep theirs: a caller can never point
 the functions at any other file, through ``../`` or a symbolic link, unless the administrator
 names more folders here."""
 
@@ -192,13 +193,15 @@ def _checked_path(value: Any) -> Path:
             "(the one 'secretary endpoint install' wrote)"
         )
     from endpoint_plugins.install import default_endpoint_dir
+    from providers.paths import secretary_home
 
     roots = [r for r in os.environ.get(ROOTS_ENV, "").split(os.pathsep) if r]
     where = f"set by {ROOTS_ENV}"
     if not roots:
-        roots = [str(default_endpoint_dir())]
+        roots = [str(default_endpoint_dir()), str(secretary_home())]
         where = (
-            f"the endpoints folder 'secretary endpoint install' writes to; {ROOTS_ENV} adds more"
+            "the endpoints folder 'secretary endpoint install' writes to, and SECRETARY_HOME; "
+            f"{ROOTS_ENV} names others"
         )
     try:
         path = safe_path(path, roots)

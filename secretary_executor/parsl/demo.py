@@ -15,13 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from globus_compute_endpoint.engines import GlobusComputeEngine, ProcessPoolEngine, ThreadPoolEngine
 from globus_compute_endpoint.engines.base import GlobusComputeEngineBase
 
 from secretary_executor.errors import ConfigurationError
 from secretary_executor.parsl.channels import EngineChannel
-from secretary_executor.sites.engine import LocalEngineSite
+from secretary_executor.sites.engine import LocalEngineSite, engine_site_config
 from secretary_executor.sites.fleet import LOCAL_SITE, Fleet, demo_state_files
 
 EngineKind = Literal["thread", "process", "globus"]
@@ -114,8 +113,7 @@ def demo_engine_fleet(
     if include_local:
         folder = root / LOCAL_SITE
         folder.mkdir(parents=True, exist_ok=True)
-        config = folder / "secretary-site.yaml"
-        config.write_text(yaml.safe_dump({"name": LOCAL_SITE, "kind": "local"}), encoding="utf-8")
+        config = engine_site_config(root, LOCAL_SITE, {"name": LOCAL_SITE, "kind": "local"})
         engine = make_engine(kinds.get(LOCAL_SITE, default), workers=workers)
         sites.insert(
             0,

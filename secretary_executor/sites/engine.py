@@ -16,6 +16,7 @@ runner, the site configuration file those functions read, and a :class:`Site`.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import threading
 import uuid
@@ -34,6 +35,7 @@ from globus_compute_sdk.serialize import ComputeSerializer
 
 from endpoint_plugins.functions import FUNCTIONS
 from endpoint_plugins.service import Operation
+from providers.paths import private_home
 from secretary_executor.errors import SecretaryError
 from secretary_executor.sites.base import Site, Transport
 
@@ -198,13 +200,29 @@ class LocalEngineTransport(Transport):
         return envelope
 
 
+def engine_site_config(workdir: str | os.PathLike[str], name: str, doc: dict[str, Any]) -> Path:
+    """Write an engine site's configuration under ``SECRETARY_HOME/engine-sites`` and return it.
+
+    The secretary functions read configurations only from allowed folders (the endpoints folder
+    and ``SECRETARY_HOME`` unless ``SECRETARY_SITE_CONFIG_ROOTS`` says otherwise), so a site run
+    by this process keeps its file in this user's private home, in a folder per ``workdir``.
+    """
+    tag = hashlib.sha256(str(Path(workdir).resolve()).encode()).hexdigest()[:12]
+    folder = private_home() / "engine-sites" / tag / name
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    config = folder / "secretary-site.yaml"
+    config.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    return config
+
+
 class LocalEngineSite:
     """A site whose Secretary and user tasks run in one real endpoint engine here.
 
     Args:
         name: the site's name in the fleet.
         engine: the engine (not started); ``ThreadPoolEngine(max_workers=4)`` is the cheapest.
-        site_config_path: the site configuration YAML the secretary functions read.
+        site_config_path: the site configuration YAML the secretary functions read; it must
+            lie in a folder they may read (:func:`engine_site_config` writes one there).
         run_dir: the engine's run directory.
         timeout_s: the per-operation timeout of the :class:`Site`.
     """
@@ -238,12 +256,13 @@ class LocalEngineSite:
         workdir: str | os.PathLike[str],
         timeout_s: float = 30.0,
     ) -> LocalEngineSite:
-        """A simulated site: writes ``WORKDIR/NAME/secretary-site.yaml`` naming the state file."""
+        """A simulated site: its engine runs in ``WORKDIR/NAME``, and its configuration (naming
+        the state file) is written where the secretary functions may read it: see
+        :func:`engine_site_config`."""
         folder = Path(workdir) / name
         folder.mkdir(parents=True, exist_ok=True)
-        config = folder / "secretary-site.yaml"
         doc = {"name": name, "state_file": str(Path(state_file).resolve())}
-        config.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+        config = engine_site_config(workdir, name, doc)
         return cls(name, engine, config, run_dir=folder / "engine", timeout_s=timeout_s)
 
     def start(self) -> None:
