@@ -175,12 +175,14 @@ class Pool:
 
     def fits(self, claim: Claim) -> bool:
         """True when the claim fits beside what is held now."""
-        held = self.held
-        for i in range(4):
-            cap = self.cap[i]
-            if cap >= 0 and held[i] + claim[i] > cap:
-                return False
-        return True
+        held, cap = self.held, self.cap
+        # Unrolled: this runs for every task placed from the cache.
+        return (
+            (cap[0] < 0 or held[0] + claim[0] <= cap[0])
+            and (cap[1] < 0 or held[1] + claim[1] <= cap[1])
+            and (cap[2] < 0 or held[2] + claim[2] <= cap[2])
+            and (cap[3] < 0 or held[3] + claim[3] <= cap[3])
+        )
 
     def could_fit(self, claim: Claim) -> bool:
         """True when the claim fits once every claim held here is given back."""
