@@ -153,7 +153,7 @@ def claim_of(requirements: Requirements, shape: Shape) -> Claim:
 class Pool:
     """The free capacity of one (site, partition) and what this executor's tasks hold of it."""
 
-    __slots__ = ("cap", "drain", "held", "load", "site", "start_s")
+    __slots__ = ("cap", "drain", "held", "load", "site", "start_s", "work")
 
     def __init__(self, site: str, load: SiteLoad) -> None:
         self.site = site
@@ -162,6 +162,8 @@ class Pool:
         self.drain: Claim = (1, 1, 1, 1)
         """Capacity by which a queue here is taken to drain (free, else total, else 1)."""
         self.held = [0, 0, 0, 0]
+        self.work = [0.0, 0.0, 0.0, 0.0]
+        """What is held, times each holder's walltime (e.g. core-seconds)."""
         self.start_s = 0.0
 
     def update(self, proposal: Proposal, shape: Shape) -> None:
@@ -199,20 +201,19 @@ class Pool:
         return share
 
     def start_after(self, claim: Claim, walltime_s: float) -> float:
-        """When a task with this claim would start here if it were queued now (seconds).
+        """When a task with this claim would start here if it were sent now (seconds).
 
-        The proposal's estimated start, plus the time to drain what this executor has queued
-        beyond the free capacity: its excess over the drain capacity, in walltimes.
+        The proposal's estimated start, plus, where the task does not fit beside what is held,
+        the time to work off what this executor has sent here (its claims times their
+        walltimes) at the rate the capacity drains, less the task's own walltime.
         """
-        backlog = 0.0
+        wait = 0.0
         for i in range(4):
             cap = self.cap[i]
-            if cap < 0:
+            if cap < 0 or self.held[i] + claim[i] <= cap:
                 continue
-            excess = self.held[i] + claim[i] - cap
-            if excess > 0:
-                backlog = max(backlog, excess / self.drain[i])
-        return self.start_s + backlog * walltime_s
+            wait = max(wait, (self.work[i] + claim[i] * walltime_s) / self.drain[i] - walltime_s)
+        return self.start_s + wait
 
 
 class SiteLoad:
@@ -337,13 +338,13 @@ class Placer:
                 if not pool.fits(claims[i]):
                     continue
                 if not self.spread:
-                    self._take(pool, claims[i])
+                    self._take(pool, claims[i], binding.walltime_s)
                     return i
                 used = pool.used()
                 if used < chosen_used:
                     chosen, chosen_used = i, used
             if chosen >= 0:
-                self._take(pools[chosen], claims[chosen])
+                self._take(pools[chosen], claims[chosen], binding.walltime_s)
                 return chosen
             if not left:
                 return NONE_LEFT
@@ -376,15 +377,19 @@ class Placer:
             if start < best_start:
                 best, best_start = i, start
         if best >= 0:
-            self._take(binding.pools[best], binding.claims[best])
+            self._take(binding.pools[best], binding.claims[best], binding.walltime_s)
         return best
 
-    def _take(self, pool: Pool, claim: Claim) -> None:
-        held = pool.held
+    def _take(self, pool: Pool, claim: Claim, walltime_s: float) -> None:
+        held, work = pool.held, pool.work
         held[0] += claim[0]
         held[1] += claim[1]
         held[2] += claim[2]
         held[3] += claim[3]
+        work[0] += claim[0] * walltime_s
+        work[1] += claim[1] * walltime_s
+        work[2] += claim[2] * walltime_s
+        work[3] += claim[3] * walltime_s
         pool.load.count += 1
 
     def release(self, binding: Binding, index: int) -> None:
@@ -393,12 +398,17 @@ class Placer:
             return
         pool = binding.pools[index]
         claim = binding.claims[index]
+        walltime_s = binding.walltime_s
         with self.lock:
-            held = pool.held
+            held, work = pool.held, pool.work
             held[0] -= claim[0]
             held[1] -= claim[1]
             held[2] -= claim[2]
             held[3] -= claim[3]
+            work[0] -= claim[0] * walltime_s
+            work[1] -= claim[1] * walltime_s
+            work[2] -= claim[2] * walltime_s
+            work[3] -= claim[3] * walltime_s
             pool.load.count -= 1
 
     def in_flight(self) -> dict[str, int]:

@@ -142,9 +142,10 @@ def test_queue_when_full_goes_to_the_soonest_start(tmp_path, gate):
         futures = [node_task(i) for i in range(3)]
         assert _dispatched(ex, 3) == {"edge-jetson": 3}
         assert ex.held == 0
-        # ...while 10-hour tasks would wait 30 h there, so they queue at the BUSY site.
+        # A 10-hour task too (30 min behind the three), but the next would wait 10 h 30 min
+        # there, so it queues at the BUSY site.
         long = [long_node_task(i) for i in range(2)]
-        assert _dispatched(ex, 5) == {"edge-jetson": 3, "hpc-campus": 2}
+        assert _dispatched(ex, 5) == {"edge-jetson": 4, "hpc-campus": 1}
         gate.set()
         assert [f.result(timeout=60) for f in futures + long] == [0, 1, 2, 0, 1]
 
