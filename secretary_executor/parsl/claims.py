@@ -278,6 +278,8 @@ class Placer:
         self._pools: dict[tuple[str, str], Pool] = {}
         self._loads: dict[str, SiteLoad] = {}
         self.lock = threading.Lock()
+        self.releases = 0
+        """Claims given back so far (read without the lock to notice a release in between)."""
 
     def bind(self, candidates: Iterable[Proposal], requirements: Requirements) -> Binding:
         """Bind a fresh negotiation's candidates to their pools, updating each pool's capacity."""
@@ -410,6 +412,7 @@ class Placer:
             work[2] -= claim[2] * walltime_s
             work[3] -= claim[3] * walltime_s
             pool.load.count -= 1
+            self.releases += 1
 
     def in_flight(self) -> dict[str, int]:
         """Site -> tasks of this executor in flight there (a snapshot)."""

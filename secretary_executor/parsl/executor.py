@@ -263,7 +263,6 @@ class SecretaryExecutor(ParslExecutor):
         self.stale_after_s = stale_after_s
         self._held: list[_Task] = []
         self._hold_lock = threading.Lock()
-        self._releases = 0
         self._refused: dict[str, tuple[SelectionError, float]] = {}
         self.label = label
         self.fleet_spec = fleet
@@ -567,7 +566,7 @@ class SecretaryExecutor(ParslExecutor):
         tried = {a[0] for a in task.attempts}
         placer = self._placer
         while True:
-            releases = self._releases
+            releases = placer.releases
             index = placer.acquire(entry.binding, tried, refreshed=entry.refreshed)
             if index == NONE_LEFT:
                 break
@@ -621,7 +620,6 @@ class SecretaryExecutor(ParslExecutor):
         if not placer.enabled:
             return
         placer.release(entry.binding, index)
-        self._releases += 1
         if self._held:
             self._wake()
 
@@ -637,7 +635,7 @@ class SecretaryExecutor(ParslExecutor):
         entry = task.negotiated
         if self._placer.when_full == "renegotiate" and entry is not None:
             self._refresh_later(entry)
-        if self._releases != releases:
+        if self._placer.releases != releases:
             self._wake()
 
     def _wake(self) -> None:

@@ -245,3 +245,30 @@ def test_pack_fills_the_best_site_and_spread_shares_the_load(tmp_path, gate):
 def test_bad_placement_options_fail_at_construction(tmp_path, options, message):
     with pytest.raises(ConfigurationError, match=message):
         _executor(tmp_path, **options)
+
+
+def test_a_cancelled_task_gives_its_claim_back(tmp_path):
+    channels = {site: ThreadChannel(1, name=site) for site in SITES}
+    ex = SecretaryExecutor("demo", channels, ledger=tmp_path / "ledger.db")
+    ex.run_dir = str(tmp_path / "runinfo")
+    ex.start()
+    try:
+        started, release = threading.Event(), threading.Event()
+
+        def hold() -> bool:
+            started.set()
+            return release.wait(60)
+
+        assert ex.submit(lambda: 1, None).result(timeout=60) == 1  # negotiates
+        busy = ex.submit(hold, None)  # holds the site's only thread
+        assert started.wait(60)
+        queued = ex.submit(lambda: 2, None)
+        assert ex.in_flight == {"cloud-k8s": 2}
+        ex.channels["cloud-k8s"].shutdown(wait=False, cancel_futures=True)
+        assert ex.in_flight == {"cloud-k8s": 1}  # the cancelled one gave its claim back
+        release.set()
+        assert busy.result(timeout=60) is True
+        wait_until(lambda: ex.in_flight == {}, timeout_s=60, what="every claim given back")
+        assert queued.cancelled()
+    finally:
+        ex.shutdown()
