@@ -617,7 +617,7 @@ class SecretaryExecutor(ParslExecutor):
     def _release(self, entry: _Negotiated, index: int) -> None:
         """Give back a task's claim at candidate ``index``, and let held tasks try again."""
         placer = self._placer
-        if not placer.enabled:
+        if not placer.enabled or index < 0:
             return
         placer.release(entry.binding, index)
         if self._held:

@@ -272,3 +272,15 @@ def test_a_cancelled_task_gives_its_claim_back(tmp_path):
         assert queued.cancelled()
     finally:
         ex.shutdown()
+
+
+def test_spread_twenty_one_node_tasks_stay_within_each_sites_free_nodes(tmp_path, gate):
+    ex = _executor(tmp_path, placement="spread")
+    with parsl.load(_config(ex, tmp_path)):
+        futures = [node_task(i) for i in range(20)]
+        at_once = _dispatched(ex, 20)
+        gate.set()
+        assert [f.result(timeout=60) for f in futures] == list(range(20))
+    assert all(count <= FREE_NODES[site] for site, count in at_once.items()), at_once
+    assert "hpc-campus" not in at_once  # BUSY: no free node while others have room
+    assert len(at_once) >= 4  # shared out, not packed into the cheapest sites
