@@ -205,14 +205,20 @@ class Pool:
 
         The proposal's estimated start, plus, where the task does not fit beside what is held,
         the time to work off what this executor has sent here (its claims times their
-        walltimes) at the rate the capacity drains, less the task's own walltime.
+        walltimes) at the rate the capacity drains, less the task's own walltime. Tasks of
+        this size fit a whole number of times: four-node tasks on five free nodes drain at
+        four nodes, not five.
         """
         wait = 0.0
         for i in range(4):
             cap = self.cap[i]
-            if cap < 0 or self.held[i] + claim[i] <= cap:
+            need = claim[i]
+            if cap < 0 or self.held[i] + need <= cap:
                 continue
-            wait = max(wait, (self.work[i] + claim[i] * walltime_s) / self.drain[i] - walltime_s)
+            drain = self.drain[i]
+            if 0 < need <= cap:  # tasks of this size use whole multiples of it at once
+                drain = cap // need * need
+            wait = max(wait, (self.work[i] + need * walltime_s) / drain - walltime_s)
         return self.start_s + wait
 
 

@@ -248,3 +248,12 @@ def test_disabled_claims_take_the_first_untried_site_and_count_nothing():
 def test_bad_options_say_what_to_use(options, message):
     with pytest.raises(ConfigurationError, match=message):
         Placer(**options)
+
+
+def test_a_queue_drains_in_whole_tasks():
+    # Four-node tasks: seven free nodes run one at a time, eight run two.
+    placer = Placer()
+    binding = _bind(placer, [_proposal("a", 7), _proposal("b", 8)], nodes=4, walltime_s=3600)
+    assert [placer.acquire(binding) for _ in range(3)] == [0, 1, 1]
+    # Queued at a: one hour behind its one running task; at b: half an hour behind its two.
+    assert placer.acquire(binding) == 1
