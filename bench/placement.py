@@ -7,7 +7,8 @@ The fleet is heterogeneous: the demo's six simulated sites plus ``--simulated`` 
 workers of the paper's Table 2 archetypes (HPC, cloud, standalone), every secretary answering
 here. Tasks come in eight kinds, from one core for ten minutes to four nodes with four GPUs
 each for two hours, shuffled with ``--seed``; each is a real Parsl task through a real
-DataFlowKernel.
+DataFlowKernel. One task of each kind, of no duration, runs first, so the negotiations are
+cached before the clock starts (the bound has no fan-out in it either).
 
 Each site runs its tasks through a :class:`SimulatedSite` channel that behaves like the site's
 scheduler at the free capacity its proposal reported: a task starts when its claim (the same
@@ -197,6 +198,14 @@ class World:
         self.overcommits = 0
         self.t0 = time.monotonic()
         self.done = 0
+
+    def reset(self) -> None:
+        """Forget what was observed so far (the warm-up)."""
+        with self.lock:
+            self.peak.clear()
+            self.sent_tasks.clear()
+            self.overcommits = 0
+            self.done = 0
 
     def submit(self, site: str, kind: int, seconds: float, run: Callable[[], Any]) -> Future[Any]:
         slot = self.slots[site][kind]
@@ -400,6 +409,11 @@ def run_mode(
     bar = progress.add_task(f"{mode}", total=len(tasks))
     try:
         with parsl.load(config):
+            # One task of each kind first, of no duration: the negotiations are done and cached
+            # before the clock starts, so the makespan measures placement, not the fan-outs.
+            for f in [apps[k](k, 0) for k in range(len(KINDS))]:
+                f.result(timeout=args.timeout_s)
+            world.reset()
             world.t0 = start = time.monotonic()
             futures = [apps[k](k, KINDS[k].walltime_s) for k in tasks]
             for f in futures:
