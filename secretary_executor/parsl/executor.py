@@ -68,7 +68,14 @@ from secretary_executor.errors import (
 )
 from secretary_executor.ledger import Ledger
 from secretary_executor.parsl.channels import ChannelError, ExecutionChannel
-from secretary_executor.parsl.claims import HOLD, NONE_LEFT, Binding, Placer
+from secretary_executor.parsl.claims import (
+    HOLD,
+    NONE_LEFT,
+    Binding,
+    Placement,
+    Placer,
+    WhenFull,
+)
 from secretary_executor.parsl.records import Attempt, AttemptRow, LedgerWriter, TaskPlacement
 from secretary_executor.parsl.spec import TaskNeeds, split_spec
 from secretary_executor.select.registry import SelectionOutcome
@@ -248,8 +255,8 @@ class SecretaryExecutor(ParslExecutor):
         storage_access: list[Any] | None = None,
         working_dir: str | None = None,
         claims: bool = True,
-        placement: str = "pack",
-        when_full: str = "queue",
+        placement: Placement = "pack",
+        when_full: WhenFull = "queue",
         max_in_flight: int | Mapping[str, int] | None = None,
         stale_after_s: float = 30.0,
     ) -> None:
