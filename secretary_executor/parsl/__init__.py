@@ -12,6 +12,7 @@ from secretary_executor.parsl.channels import (
 from secretary_executor.parsl.demo import EngineFleet, demo_engine_fleet, engine_fleet, make_engine
 from secretary_executor.parsl.executor import SecretaryExecutor
 from secretary_executor.parsl.records import Attempt, TaskPlacement
+from secretary_executor.parsl.retry import secretary_retry_handler
 
 __all__ = [
     "Attempt",
@@ -29,5 +30,6 @@ __all__ = [
     "make_engine",
     "secretary_app",
     "secretary_bash_app",
+    "secretary_retry_handler",
     "secretary_spec",
 ]

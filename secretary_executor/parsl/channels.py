@@ -13,6 +13,12 @@ of its effects.
 * :class:`ThreadChannel`: threads in this process, no serialization (a site that is this
   machine; also isolates the executor's own overhead in benchmarks).
 
+Only a transient error moves a task to another site. Anything else a channel raises at submit
+(a resource specification the site's executor rejects, say Parsl's
+``InvalidResourceSpecification``) is permanent: the executor hands that very exception to the
+task's AppFuture, and the next site is not tried, since it would only hide a mistake in the
+request. An exception without a ``transient`` attribute counts as permanent.
+
 A channel whose futures are *final* (:attr:`ExecutionChannel.final_futures`: once it accepted a
 task, the future ends with the task's own outcome, never with "not started") lets the executor
 hand that future to Parsl as it is, instead of making a second future per task and copying the
@@ -30,6 +36,7 @@ from typing import Any
 
 from globus_compute_endpoint.engines import GlobusComputeEngine
 from parsl.executors.base import ParslExecutor
+from parsl.executors.errors import BadStateException, ScalingFailed
 
 from secretary_executor.errors import SecretaryError
 from secretary_executor.sites.engine import EngineRunner, EngineTaskError
@@ -73,6 +80,7 @@ class ExecutionChannel(Executor):
 
         Raises:
             SecretaryError: the channel cannot take the task now (``transient`` True).
+            Exception: any other error is permanent: the task fails with it, unchanged.
         """
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
@@ -250,8 +258,12 @@ class ParslChannel(ExecutionChannel):
         run_dir: where it keeps its files.
         name: a name for messages.
 
-    Exceptions raised by the executor's ``submit`` are transient (it took nothing); failures
-    on its futures are not, since the task may have run.
+    An exception from the executor's ``submit`` that says it cannot take work now (a bad
+    state, a failed scale-out, a connection error, shut down) is a transient
+    :class:`ChannelError`: it took nothing, so another site may. Any other (e.g.
+    ``InvalidResourceSpecification``, ``UnsupportedFeatureError``) is permanent and raised as
+    it is. Failures on its futures reach the task unchanged and are not transient, since the
+    task may have run; only a cancelled future (never run) is.
     """
 
     def __init__(
@@ -282,7 +294,7 @@ class ParslChannel(ExecutionChannel):
     ) -> Future[Any]:
         try:
             inner = self.executor.submit(fn, resource_specification, *args, **kwargs)
-        except Exception as exc:  # noqa: BLE001 - executors raise their own types
+        except _NOT_NOW as exc:
             raise ChannelError(
                 f"{self.name}: {type(exc).__name__}: {exc}", transient=True
             ) from None
@@ -293,17 +305,23 @@ class ParslChannel(ExecutionChannel):
             self.executor.shutdown()
 
 
+_NOT_NOW = (BadStateException, ScalingFailed, ConnectionError, TimeoutError, RuntimeError)
+"""What a Parsl executor's ``submit`` raises when it cannot take work now, rather than never:
+a bad state, a failed scale-out, a lost connection, or ``RuntimeError`` once shut down."""
+
+
 def _mapped_parsl(inner: Future[Any], name: str) -> Future[Any]:
     out: Future[Any] = Future()
 
     def done(f: Future[Any]) -> None:
-        exc = None if f.cancelled() else f.exception()
         if f.cancelled():
             out.set_exception(ChannelError(f"{name}: the task was cancelled", transient=True))
-        elif exc is None:
+            return
+        exc = f.exception()
+        if exc is None:
             out.set_result(f.result())
         else:
-            out.set_exception(ChannelError(f"{name}: {type(exc).__name__}: {exc}"))
+            out.set_exception(exc)  # the task's own failure (or its executor's), unchanged
 
     inner.add_done_callback(done)
     return out

@@ -4,7 +4,16 @@ For every task it builds the requirements (from ``@secretary_app`` and the task'
 specification), negotiates with the fleet through :class:`~secretary_executor.broker.Broker`,
 selects with the task's policy, and sends the function to the chosen site's
 :class:`~secretary_executor.parsl.channels.ExecutionChannel`. If the site fails before the task
-starts (a transient channel error), the task goes to the next-ranked proposal.
+starts (a transient channel error), the task goes to the next-ranked proposal; any other error,
+and the task's own exception, reach its AppFuture unchanged.
+
+Each task in flight holds a claim on the free capacity its site's proposal reported
+(:mod:`~secretary_executor.parsl.claims`), given back when it ends: a ranked site with no room
+left is passed over for the next one with room (``placement="pack"``, the default, or
+``"spread"``), so a one-node site never gets twenty one-node tasks while another site has free
+nodes. When no ranked site has room, ``when_full`` decides: ``"queue"`` (default: past capacity
+where the task would start soonest), ``"wait"`` (held here until a claim is given back) or
+``"renegotiate"`` (held until the cached proposals are stale, then asked afresh).
 
 Why it is shaped like this:
 
@@ -13,8 +22,9 @@ Why it is shaped like this:
   completed later. Tasks with the same requirements and policy share one in-flight negotiation,
   and its outcome is cached for ``cache_ttl_s`` (keyed by ``Requirements.signature()``), so
   a burst of identical tasks costs one fan-out.
-* A cache hit needs no event loop: ``submit`` takes the first site of the cached ranking and
-  hands the function to its channel on the caller's thread. A no-op task costs the
+* A cache hit needs no event loop: ``submit`` takes a claim at the first site of the cached
+  ranking with room (a few integer operations under one lock, no allocation) and hands the
+  function to its channel on the caller's thread. A no-op task costs the
   DataFlowKernel and Parsl's ThreadPoolExecutor about 100 us, so every microsecond and every
   object kept alive per task shows (live objects make each garbage collection longer): when the
   channel's futures are final (a task it accepted cannot fail over), Parsl waits on the
@@ -43,11 +53,12 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeAlias
 
+from parsl.app.errors import RemoteExceptionWrapper
 from parsl.executors.base import ParslExecutor
 from parsl.monitoring.radios.base import RadioConfig
 from parsl.monitoring.radios.udp import UDPRadio
 
-from providers.wire import ComputeRequirement, Policy, Proposal, Requirements
+from providers.wire import ComputeRequirement, Policy, Proposal, Requirements, Verdict
 from secretary_executor.broker import Broker, NegotiationResult, no_choice_message
 from secretary_executor.errors import (
     ConfigurationError,
@@ -57,6 +68,14 @@ from secretary_executor.errors import (
 )
 from secretary_executor.ledger import Ledger
 from secretary_executor.parsl.channels import ChannelError, ExecutionChannel
+from secretary_executor.parsl.claims import (
+    HOLD,
+    NONE_LEFT,
+    Binding,
+    Placement,
+    Placer,
+    WhenFull,
+)
 from secretary_executor.parsl.records import Attempt, AttemptRow, LedgerWriter, TaskPlacement
 from secretary_executor.parsl.spec import TaskNeeds, split_spec
 from secretary_executor.select.registry import SelectionOutcome
@@ -74,11 +93,18 @@ class _Negotiated:
     outcome: SelectionOutcome
     candidates: list[Proposal]
     expires: float
+    binding: Binding
+    """The candidates' pools and what each task of this negotiation claims there."""
+    stale_at: float = 0.0
+    """When ``when_full="renegotiate"`` no longer trusts this view of free capacity."""
+    refreshed: bool = False
+    """Negotiated again because held tasks found no room: if still none, they queue."""
     request_id: str = ""
     ranked: tuple[str, ...] = ()
     """The candidates' site names, in order (read on every dispatch)."""
-    recorders: dict[tuple[str, str], _Recorder] = field(default_factory=dict)
-    """(site, function name) -> the shared done-callback of tasks sent there from this entry."""
+    recorders: dict[tuple[int, str], _Recorder] = field(default_factory=dict)
+    """(candidate index, function name) -> the shared done-callback of tasks sent there."""
+    refresh_scheduled: bool = False
 
     def __post_init__(self) -> None:
         self.request_id = self.result.request.request_id
@@ -94,19 +120,22 @@ class _Recorder:
     ``ThreadPoolExecutor``.
     """
 
-    __slots__ = ("entry", "executor", "function", "site")
+    __slots__ = ("entry", "executor", "function", "index", "site")
 
     def __init__(
-        self, executor: SecretaryExecutor, entry: _Negotiated, site: str, function: str
+        self, executor: SecretaryExecutor, entry: _Negotiated, index: int, function: str
     ) -> None:
         self.executor = executor
         self.entry = entry
-        self.site = site
+        self.index = index
+        self.site = entry.ranked[index]
         self.function = function
 
     def __call__(self, attempt: Future[Any]) -> None:
         task_id: int = attempt.parsl_executor_task_id  # type: ignore[attr-defined]
-        self.executor._outcome(task_id, self.function, self.entry, self.site, True, (), attempt)
+        executor = self.executor
+        executor._release(self.entry, self.index)
+        executor._outcome(task_id, self.function, self.entry, self.site, True, (), attempt)
 
 
 class _Task:
@@ -129,6 +158,7 @@ class _Task:
         "needs",
         "negotiated",
         "site",
+        "slot",
     )
 
     def __init__(
@@ -151,6 +181,8 @@ class _Task:
         self.negotiated: _Negotiated | None = None
         self.site = ""
         """The site of the current attempt."""
+        self.slot = -1
+        """The index, in ``negotiated``, of the candidate whose claim the task holds (or -1)."""
         self.cached = False
         self.attempts: tuple[AttemptRow, ...] = ()
 
@@ -185,6 +217,24 @@ class SecretaryExecutor(ParslExecutor):
         shutdown_channels: shut the channels down with the executor.
         storage_access: Parsl staging providers, as for any executor.
         working_dir: Parsl's working directory for staged files.
+        claims: count each task in flight against its site's free capacity (the default).
+            False places every cache hit at the first-ranked site, whatever runs there.
+        placement: ``"pack"`` (default) sends a task to the best-ranked site that has room, so
+            the policy's preference decides while capacity lasts; ``"spread"`` sends it to the
+            site with room whose free capacity is least used.
+        when_full: what happens to a task when no ranked site has room: ``"queue"`` (default)
+            sends it past capacity to the site where it would start soonest (the proposal's
+            estimated start, e.g. a BUSY site's queue wait, plus the time to drain what this
+            executor already queued there, at the task's walltime, one hour if unstated);
+            ``"wait"`` holds it in the executor until a task ends and gives room back (it
+            queues instead when no release can ever make room); ``"renegotiate"`` holds it
+            until the cached proposals are ``stale_after_s`` old, then asks the sites again and
+            queues if the fresh answer has no room either.
+        max_in_flight: tasks in flight per site: one number for every site, or site -> number
+            (sites left out have no limit). None (default): only capacity limits. A site at its
+            limit takes no more, even under ``when_full="queue"``: its tasks wait.
+        stale_after_s: how old cached proposals are before ``when_full="renegotiate"`` asks
+            again.
 
     Nothing happens at construction: :meth:`start` (called by the DataFlowKernel) loads the
     fleet, opens the ledger, starts the channels and the negotiation loop.
@@ -204,8 +254,23 @@ class SecretaryExecutor(ParslExecutor):
         shutdown_channels: bool = True,
         storage_access: list[Any] | None = None,
         working_dir: str | None = None,
+        claims: bool = True,
+        placement: Placement = "pack",
+        when_full: WhenFull = "queue",
+        max_in_flight: int | Mapping[str, int] | None = None,
+        stale_after_s: float = 30.0,
     ) -> None:
         super().__init__()
+        # Bad placement options fail here, in the user's configuration, not at the first task.
+        self._placer = Placer(
+            enabled=claims, placement=placement, when_full=when_full, max_in_flight=max_in_flight
+        )
+        if stale_after_s < 0:
+            raise ConfigurationError(f"stale_after_s must be >= 0 seconds, not {stale_after_s}")
+        self.stale_after_s = stale_after_s
+        self._held: list[_Task] = []
+        self._hold_lock = threading.Lock()
+        self._refused: dict[str, tuple[SelectionError, float]] = {}
         self.label = label
         self.fleet_spec = fleet
         self.channels: dict[str, ExecutionChannel] = dict(channels or {})
@@ -284,6 +349,15 @@ class SecretaryExecutor(ParslExecutor):
     def shutdown(self) -> None:
         """Stop negotiating, flush the ledger, shut the channels down (if owned). Idempotent."""
         self._default_needs = None  # refuse new tasks from here on
+        with self._hold_lock:
+            held, self._held = self._held, []
+        for task in held:
+            future = _own_future(task)
+            if not future.done():
+                self._place(task, None)
+                future.set_exception(
+                    SecretaryError(f"executor {self.label!r} shut down before a site had room")
+                )
         loop, self._loop = self._loop, None
         if loop is not None:
             if self._owns_fleet and self.broker is not None:
@@ -343,6 +417,11 @@ class SecretaryExecutor(ParslExecutor):
         entry = self._cached(needs.key)
         if entry is not None:
             return self._submit_cached(entry, task_id, func, args, kwargs, needs)
+        refused = self._refused.get(needs.key)
+        if refused is not None and refused[1] >= time.monotonic():
+            # No site could ever run these needs: a retry (Parsl's) gets the same answer
+            # without asking the whole fleet again.
+            return _failed_future(task_id, refused[0])
         task = _Task(self, task_id, func, args, kwargs, needs)
         future = _own_future(task)
         self._negotiation(needs).add_done_callback(partial(self._negotiated, task))
@@ -359,30 +438,38 @@ class SecretaryExecutor(ParslExecutor):
     ) -> Future[Any]:
         """Dispatch a task from a cached ranking, on the caller's thread.
 
-        The common case (the first-ranked site's channel has final futures and takes the task)
+        The common case (a site with room whose channel has final futures takes the task)
         hands Parsl the channel's future with a shared :class:`_Recorder`; anything else
-        (another kind of channel, a refusal, failover) goes through a :class:`_Task`.
+        (another kind of channel, no room, a refusal, failover) goes through a :class:`_Task`.
         """
-        site = entry.ranked[0]
-        channel = self.channels[site]
+        placer = self._placer
+        index = placer.acquire(entry.binding) if placer.enabled else 0
         task: _Task | None = None
-        if channel.final_futures:
-            try:
-                inner = channel.submit_task(func, args, kwargs, needs.forward)
-            except Exception as exc:  # noqa: BLE001 - any refusal at submit means "not started"
-                task = _Task(self, task_id, func, args, kwargs, needs)
-                task.cached = True
-                task.negotiated = entry
-                self._failed(task, site, exc)
-            else:
-                function = _name(func)
-                recorder = entry.recorders.get((site, function))
-                if recorder is None:
-                    recorder = _Recorder(self, entry, site, function)
-                    entry.recorders[(site, function)] = recorder
-                inner.parsl_executor_task_id = task_id  # type: ignore[attr-defined]
-                inner.add_done_callback(recorder)
-                return inner
+        if index >= 0:
+            site = entry.ranked[index]
+            channel = self.channels[site]
+            if channel.final_futures:
+                try:
+                    inner = channel.submit_task(func, args, kwargs, needs.forward)
+                except Exception as exc:  # noqa: BLE001 - channels raise their own types
+                    self._release(entry, index)
+                    task = _Task(self, task_id, func, args, kwargs, needs)
+                    task.cached = True
+                    task.negotiated = entry
+                    if not getattr(exc, "transient", False):
+                        return self._refused_at(task, site, exc)
+                    self._failed(task, site, exc)
+                else:
+                    function = _name(func)
+                    recorder = entry.recorders.get((index, function))
+                    if recorder is None:
+                        recorder = _Recorder(self, entry, index, function)
+                        entry.recorders[(index, function)] = recorder
+                    inner.parsl_executor_task_id = task_id  # type: ignore[attr-defined]
+                    inner.add_done_callback(recorder)
+                    return inner
+            elif placer.enabled:
+                self._release(entry, index)  # _launch claims again, for the task it makes
         if task is None:
             task = _Task(self, task_id, func, args, kwargs, needs)
             task.cached = True
@@ -413,8 +500,14 @@ class SecretaryExecutor(ParslExecutor):
         def settle(f: Future[_Negotiated]) -> None:
             with self._lock:
                 self._inflight.pop(needs.key, None)
-                if self.cache_ttl_s > 0 and not f.cancelled() and f.exception() is None:
-                    self._cache[needs.key] = f.result()
+                if self.cache_ttl_s > 0 and not f.cancelled():
+                    exc = f.exception()
+                    if exc is None:
+                        self._cache[needs.key] = f.result()
+                    elif isinstance(exc, SelectionError) and not exc.transient:
+                        self._refused[needs.key] = (exc, time.monotonic() + self.cache_ttl_s)
+            if self._held:  # fresh capacity figures may make room for held tasks
+                self._wake()
 
         fut.add_done_callback(settle)
         return fut
@@ -427,12 +520,26 @@ class SecretaryExecutor(ParslExecutor):
         result = await self.broker.negotiate(request, only=sorted(self.channels))
         outcome = self.broker.select(result)
         if outcome.chosen is None:
-            raise SelectionError(no_choice_message(result))
+            # Not transient (Parsl's retries and the negotiation cache give up at once) unless
+            # a site did not answer, which it may do next time.
+            unanswered = any(
+                p.verdict in (Verdict.UNREACHABLE, Verdict.UNKNOWN) for p in result.proposals
+            )
+            raise SelectionError(no_choice_message(result), transient=unanswered)
         ranked = [result.proposal(name) for name in outcome.ranked]
         candidates = [p for p in ranked if p is not None] or [outcome.chosen]
-        return _Negotiated(result, outcome, candidates, time.monotonic() + self.cache_ttl_s)
+        binding = self._placer.bind(candidates, result.request.requirements)
+        now = time.monotonic()
+        return _Negotiated(
+            result,
+            outcome,
+            candidates,
+            now + self.cache_ttl_s,
+            binding,
+            stale_at=now + self.stale_after_s,
+        )
 
-    def _negotiated(self, task: _Task, f: Future[_Negotiated]) -> None:
+    def _negotiated(self, task: _Task, f: Future[_Negotiated], refreshed: bool = False) -> None:
         exc = f.exception()
         if exc is not None:
             message = (
@@ -443,12 +550,19 @@ class SecretaryExecutor(ParslExecutor):
                 exc if isinstance(exc, SecretaryError) else SelectionError(message)
             )
             return
-        self._launch(task, f.result())
+        entry = f.result()
+        if refreshed:
+            entry.refreshed = True
+            task.cached = False  # placed from the sites' fresh answers
+        self._launch(task, entry)
 
     # -- dispatch with failover ------------------------------------------------------------
 
     def _launch(self, task: _Task, entry: _Negotiated) -> Future[Any] | None:
-        """Send the task to the best-ranked site it has not tried.
+        """Send the task to the best untried candidate with room (see ``placement``).
+
+        A channel that refuses the task with a transient error never started it: the claim is
+        given back and the next candidate is tried. Any other refusal is the task's answer.
 
         Returns:
             The channel's future, when Parsl can wait on it as it is: the channel's futures
@@ -457,17 +571,30 @@ class SecretaryExecutor(ParslExecutor):
         """
         task.negotiated = entry
         tried = {a[0] for a in task.attempts}
-        for site in entry.ranked:
-            if site in tried:
-                continue
+        placer = self._placer
+        while True:
+            releases = placer.releases
+            index = placer.acquire(entry.binding, tried, refreshed=entry.refreshed)
+            if index == NONE_LEFT:
+                break
+            if index == HOLD:
+                _own_future(task)
+                self._hold(task, releases)
+                return None
+            site = entry.ranked[index]
             channel = self.channels[site]
             try:
                 inner = channel.submit_task(task.fn, task.args, task.kwargs, task.needs.forward)
-            except Exception as exc:  # noqa: BLE001 - any refusal at submit means "not started"
+            except Exception as exc:  # noqa: BLE001 - channels raise their own types
+                self._release(entry, index)
+                if not getattr(exc, "transient", False):
+                    self._refused_at(task, site, exc)
+                    return None
                 self._failed(task, site, exc)
                 tried.add(site)
                 continue
             task.site = site
+            task.slot = index
             if task.future is None and channel.final_futures:
                 inner.add_done_callback(task)  # calls self._ran
                 return inner
@@ -483,6 +610,92 @@ class SecretaryExecutor(ParslExecutor):
         )
         return None
 
+    def _refused_at(self, task: _Task, site: str, exc: BaseException) -> Future[Any]:
+        """A channel refused the task for good (e.g. a resource specification its executor
+        rejects): no other site is tried, and the task fails with that very exception."""
+        self._attempt(task, site, False, f"refused: {type(exc).__name__}: {exc}")
+        self._place(task, site)
+        future = _own_future(task)
+        future.set_exception(exc)
+        return future
+
+    # -- claims: release, hold, wake -------------------------------------------------------
+
+    def _release(self, entry: _Negotiated, index: int) -> None:
+        """Give back a task's claim at candidate ``index``, and let held tasks try again."""
+        placer = self._placer
+        if not placer.enabled or index < 0:
+            return
+        placer.release(entry.binding, index)
+        if self._held:
+            self._wake()
+
+    def _hold(self, task: _Task, releases: int) -> None:
+        """Keep a task that found no room until a claim is given back (``when_full``).
+
+        ``releases`` is the release count read before the task looked for room: if a claim
+        was given back since, the room it made may have come too late for the look, and no
+        later release may come, so the held tasks look again at once.
+        """
+        with self._hold_lock:
+            self._held.append(task)
+        entry = task.negotiated
+        if self._placer.when_full == "renegotiate" and entry is not None:
+            self._refresh_later(entry)
+        if self._placer.releases != releases:
+            self._wake()
+
+    def _wake(self) -> None:
+        """Let every held task look for room again, oldest first.
+
+        Tasks of one negotiation that found no room are all alike: once one of them is held
+        again, the others of that negotiation are kept without looking.
+        """
+        with self._hold_lock:
+            waiting, self._held = self._held, []
+        if not waiting:
+            return
+        full: set[int] = set()
+        for task in waiting:
+            future = task.future
+            if future is not None and future.done():  # cancelled or failed meanwhile
+                continue
+            entry = task.negotiated
+            assert entry is not None
+            if id(entry) in full and not task.attempts:
+                with self._hold_lock:
+                    self._held.append(task)
+                continue
+            before = len(self._held)
+            self._launch(task, entry)
+            if len(self._held) > before and not task.attempts:
+                full.add(id(entry))
+
+    def _refresh_later(self, entry: _Negotiated) -> None:
+        """Renegotiate for the tasks held on ``entry`` once its view of capacity is stale."""
+        loop = self._loop
+        if entry.refresh_scheduled or loop is None:
+            return
+        entry.refresh_scheduled = True
+        delay = max(0.0, entry.stale_at - time.monotonic())
+        try:
+            loop.call_soon_threadsafe(loop.call_later, delay, self._refresh, entry)
+        except RuntimeError:  # the loop is closed: the executor is shutting down
+            pass
+
+    def _refresh(self, entry: _Negotiated) -> None:
+        with self._lock:
+            for key, cached in list(self._cache.items()):
+                if cached is entry:
+                    self._cache.pop(key, None)
+        with self._hold_lock:
+            mine = [t for t in self._held if t.negotiated is entry]
+            self._held = [t for t in self._held if t.negotiated is not entry]
+        for task in mine:
+            self._negotiation(task.needs).add_done_callback(
+                partial(self._negotiated, task, refreshed=True)
+            )
+
     def _failed(self, task: _Task, site: str, exc: BaseException) -> None:
         message = exc.message if isinstance(exc, SecretaryError) else f"{type(exc).__name__}: {exc}"
         self._attempt(task, site, False, f"not started: {message}")
@@ -491,6 +704,8 @@ class SecretaryExecutor(ParslExecutor):
     def _ran(self, task: _Task, f: Future[Any]) -> None:
         """Record a task whose channel future Parsl waits on."""
         assert task.negotiated is not None
+        self._release(task.negotiated, task.slot)
+        task.slot = -1
         function = _name(task.fn)
         self._outcome(task.id, function, task.negotiated, task.site, task.cached, task.attempts, f)
 
@@ -507,7 +722,9 @@ class SecretaryExecutor(ParslExecutor):
         """Record the last attempt of a task whose channel future Parsl waits on.
 
         The outcome is already on that future, for Parsl to read; here the attempt goes to
-        the ledger and the task to ``placements``.
+        the ledger and the task to ``placements``. A Parsl app's function returns its
+        exception wrapped (Parsl re-raises it from the wrapper), so a wrapped result is a
+        failed attempt, not one that ran.
         """
         try:
             exc = f.exception()
@@ -519,8 +736,15 @@ class SecretaryExecutor(ParslExecutor):
             self._keep(task_id, (function, entry, None, cached, attempts))
             return
         if exc is None:
-            attempts = self._ran_after(earlier, site)
-            self._record(entry, site, True, task_id, function, "ran")
+            result = f.result()
+            if type(result) is not RemoteExceptionWrapper:
+                attempts = self._ran_after(earlier, site)
+                self._record(entry, site, True, task_id, function, "ran")
+                self._keep(task_id, (function, entry, site, cached, attempts))
+                return
+            message = _raised(result)
+            attempts = (*earlier, (site, False, message))
+            self._record(entry, site, False, task_id, function, message)
         else:
             message = f"failed: {exc}"
             attempts = (*earlier, (site, False, message))
@@ -531,7 +755,9 @@ class SecretaryExecutor(ParslExecutor):
         """Complete the executor's future from the channel's, or fail over."""
         site = task.site
         future = task.future
-        assert future is not None
+        assert future is not None and task.negotiated is not None
+        self._release(task.negotiated, task.slot)
+        task.slot = -1
         if f.cancelled():  # cancelled before it ran: it never started, so it may go elsewhere
             exc: BaseException | None = ChannelError(f"{site}: the task was cancelled")
             transient = True
@@ -539,11 +765,14 @@ class SecretaryExecutor(ParslExecutor):
             exc = f.exception()
             transient = getattr(exc, "transient", False)
         if exc is None:
-            task.attempts = self._ran_after(task.attempts, site)
-            if task.negotiated is not None:
+            result = f.result()
+            if type(result) is RemoteExceptionWrapper:  # the task raised: Parsl re-raises it
+                self._attempt(task, site, False, _raised(result))
+            else:
+                task.attempts = self._ran_after(task.attempts, site)
                 self._record(task.negotiated, site, True, task.id, _name(task.fn), "ran")
             self._place(task, site)
-            future.set_result(f.result())
+            future.set_result(result)
             return
         if transient:
             self._failed(task, site, exc)
@@ -598,6 +827,16 @@ class SecretaryExecutor(ParslExecutor):
         self._placed[task_id] = placed
 
     @property
+    def in_flight(self) -> dict[str, int]:
+        """Site -> this executor's tasks in flight there now (empty with ``claims=False``)."""
+        return self._placer.in_flight()
+
+    @property
+    def held(self) -> int:
+        """Tasks held in the executor until a site has room (``when_full="wait"``...)."""
+        return len(self._held)
+
+    @property
     def placements(self) -> dict[int, TaskPlacement]:
         """Every finished task: where it ran, the chosen proposal's reason, its attempts."""
         return {tid: _placement(tid, placed) for tid, placed in list(self._placed.items())}
@@ -632,6 +871,11 @@ def _failed_future(task_id: int, error: BaseException) -> Future[Any]:
     future.parsl_executor_task_id = task_id  # type: ignore[attr-defined]
     future.set_exception(error)
     return future
+
+
+def _raised(wrapper: RemoteExceptionWrapper) -> str:
+    """The attempt message of a task whose function raised."""
+    return f"failed: {wrapper.e_type.__name__}: {wrapper.e_value}"
 
 
 def _name(fn: Callable[..., Any]) -> str:
