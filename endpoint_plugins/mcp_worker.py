@@ -18,11 +18,13 @@ from typing import Any, Protocol
 
 from mcp.server import MCPServer
 
+from endpoint_plugins import __version__
 from endpoint_plugins.blocking import SHARED, SiteBusyError
 from endpoint_plugins.mcp_auth import BearerTable, auth_settings, caller
 from endpoint_plugins.parsing import parse_requirements
 from endpoint_plugins.secretary import Secretary
 from endpoint_plugins.service import Operation, error_envelope, handle
+from endpoint_plugins.tool_hints import READS_SITES, STARTS_WORK, STOPS_WORK
 from providers.wire import Requirements
 from providers.wire.common import WireModel
 
@@ -125,7 +127,7 @@ def add_worker_tools(mcp: MCPServer, backend: SiteBackend, authorize: Authorize)
             )
         return Envelope.model_validate(await backend.call(site, op, payload))
 
-    @mcp.tool()
+    @mcp.tool(annotations=READS_SITES)
     async def ask_secretary(
         site: str = "",
         requirements: dict[str, Any] | None = None,
@@ -140,26 +142,26 @@ def add_worker_tools(mcp: MCPServer, backend: SiteBackend, authorize: Authorize)
         payload = {"request_id": request_id, "requirements": requirements}
         return await run(site, Operation.NEGOTIATE, payload)
 
-    @mcp.tool()
+    @mcp.tool(annotations=STARTS_WORK)
     async def dispatch(
         request: dict[str, Any], site: str = "", plan: dict[str, Any] | None = None
     ) -> Envelope:
         """Submit a job request (a JobRequest document) to the site's workload manager."""
         return await run(site, Operation.DISPATCH, {"request": request, "plan": plan or {}})
 
-    @mcp.tool()
+    @mcp.tool(annotations=READS_SITES)
     async def status(native_id: str, site: str = "", provider: str | None = None) -> Envelope:
         """The state of a job the site accepted."""
         payload = {"native_id": native_id, "provider": provider}
         return await run(site, Operation.STATUS, payload)
 
-    @mcp.tool()
+    @mcp.tool(annotations=STOPS_WORK)
     async def cancel(native_id: str, site: str = "", provider: str | None = None) -> Envelope:
         """Cancel a job the site accepted; returns its state afterwards."""
         payload = {"native_id": native_id, "provider": provider}
         return await run(site, Operation.CANCEL, payload)
 
-    @mcp.tool()
+    @mcp.tool(annotations=READS_SITES)
     async def describe(site: str = "") -> Envelope:
         """What the site has (providers and facts) and which tools it offers."""
         return await run(site, Operation.DESCRIBE, {})
@@ -179,6 +181,7 @@ class WorkerServer:
         self.tokens = BearerTable()
         self.mcp: MCPServer = MCPServer(
             "secretary-worker",
+            version=__version__,
             instructions="Site Secretaries; called by the hub that registered this worker.",
             token_verifier=self.tokens,
             auth=auth_settings(url),

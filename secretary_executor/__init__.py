@@ -1,5 +1,6 @@
 """secretary-executor: negotiate where a job should run across many sites, then run it there."""
 
+from endpoint_plugins import __version__
 from providers.wire import (
     DispatchReceipt,
     JobRequest,
@@ -20,4 +21,5 @@ __all__ = [
     "Proposal",
     "Requirements",
     "Verdict",
+    "__version__",
 ]

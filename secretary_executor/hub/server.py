@@ -24,6 +24,7 @@ from typing import Any, TypeVar, cast
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.subscriptions import InMemorySubscriptionBus
+from mcp.types import Tool as MCPTool
 
 from endpoint_plugins.errors import SiteConfigError, SiteError
 from endpoint_plugins.mcp_auth import auth_settings, caller, read_token_file
@@ -31,9 +32,17 @@ from endpoint_plugins.mcp_client import SERVER_KEEPALIVE_S, McpConnection
 from endpoint_plugins.mcp_membership import Membership
 from endpoint_plugins.mcp_worker import HUB_SCOPE, add_worker_tools, require_scope
 from endpoint_plugins.secretary import SiteDescription
+from endpoint_plugins.tool_hints import (
+    MEMBERSHIP,
+    READS_HERE,
+    READS_SITES,
+    STARTS_WORK,
+    STOPS_WORK,
+)
 from providers.errors import ProviderError
 from providers.wire import DispatchReceipt, JobRequest, JobStatus, Policy, Requirements
 from providers.wire.strict import validate_user_input
+from secretary_executor import __version__
 from secretary_executor.broker import Broker, NegotiationResult
 from secretary_executor.errors import ConfigurationError, DispatchError, SecretaryError
 from secretary_executor.hub import extensions
@@ -101,6 +110,22 @@ def _as_resource_error(fn: _Fn) -> _Fn:
     return cast(_Fn, wrapper)
 
 
+WORKER_ONLY_TOOLS = frozenset({"register_worker", "heartbeat"})
+"""Tools for workers joining this hub: listed only to a caller holding a join token or a
+worker credential, so an agent's tool list holds only what it can use."""
+
+
+class _HubServer(MCPServer):
+    """The hub's MCP server: lists the worker-only tools to workers alone."""
+
+    async def list_tools(self) -> list[MCPTool]:
+        tools = await super().list_tools()
+        who = caller()
+        if who is not None and who[1] in (JOIN, WORKER):
+            return tools
+        return [t for t in tools if t.name not in WORKER_ONLY_TOOLS]
+
+
 class Hub:
     """One hub process: registry, fleet, broker, events and the MCP server.
 
@@ -145,8 +170,9 @@ class Hub:
         self.results: OrderedDict[str, NegotiationResult] = OrderedDict()
         self.membership: Membership | None = None
         verifier = HubVerifier(self.tokens, self.registry) if self.tokens is not None else None
-        self.mcp: MCPServer = MCPServer(
+        self.mcp: MCPServer = _HubServer(
             config.name,
+            version=__version__,
             instructions=(
                 "Find where a job can run across the registered sites, choose one and run it: "
                 "negotiate_job, then select_proposal, then dispatch_job, then job_status."
@@ -200,7 +226,7 @@ class Hub:
     def _add_client_tools(self) -> None:
         mcp, broker = self.mcp, self.broker
 
-        @mcp.tool()
+        @mcp.tool(annotations=READS_SITES)
         @_as_tool_error
         async def negotiate_job(
             text: str = "",
@@ -225,7 +251,7 @@ class Hub:
             self._remember(result)
             return result
 
-        @mcp.tool()
+        @mcp.tool(annotations=READS_HERE)
         @_as_tool_error
         async def select_proposal(
             request_id: str, algorithm: str | None = None
@@ -234,7 +260,7 @@ class Hub:
             self._require(CLIENT)
             return broker.select(self._result(request_id), algorithm)
 
-        @mcp.tool()
+        @mcp.tool(annotations=STARTS_WORK)
         @_as_tool_error
         async def dispatch_job(
             request_id: str,
@@ -265,14 +291,14 @@ class Hub:
             await self.events.publish(receipt.job_id)
             return receipt
 
-        @mcp.tool()
+        @mcp.tool(annotations=READS_SITES)
         @_as_tool_error
         async def job_status(job_id: str) -> JobView:
             """The job's state now (asked of its site), with every state change so far."""
             self._require(CLIENT)
             return await self.events.refresh(job_id)
 
-        @mcp.tool()
+        @mcp.tool(annotations=STOPS_WORK)
         @_as_tool_error
         async def cancel_job(job_id: str) -> JobStatus:
             """Cancel a job; a finished job keeps its final state."""
@@ -281,21 +307,21 @@ class Hub:
             await self.events.publish(job_id)
             return status
 
-        @mcp.tool()
+        @mcp.tool(annotations=READS_HERE)
         @_as_tool_error
         async def list_sites() -> FleetStatus:
             """Every site and worker, with whether it is UP or DOWN."""
             self._require(CLIENT)
             return self.fleet_status()
 
-        @mcp.tool()
+        @mcp.tool(annotations=READS_SITES)
         @_as_tool_error
         async def describe_site(name: str) -> SiteDescription:
             """A site's providers, facts and tools (its manifest)."""
             self._require(CLIENT)
             return await self._describe(name)
 
-        @mcp.tool()
+        @mcp.tool(annotations=READS_HERE)
         @_as_tool_error
         async def list_selection_algorithms() -> Algorithms:
             """The selection algorithms select_proposal accepts, with when each fits."""
@@ -360,7 +386,7 @@ class Hub:
     def _add_worker_admin_tools(self) -> None:
         mcp = self.mcp
 
-        @mcp.tool()
+        @mcp.tool(annotations=MEMBERSHIP)
         @_as_tool_error
         async def register_worker(
             name: str, url: str, sites: list[str], credential: str | None = None
@@ -387,7 +413,7 @@ class Hub:
                 heartbeat_s=self.config.heartbeat_s,
             )
 
-        @mcp.tool()
+        @mcp.tool(annotations=MEMBERSHIP)
         @_as_tool_error
         async def heartbeat(name: str) -> HeartbeatAck:
             """A worker is alive (needs that worker's credential)."""

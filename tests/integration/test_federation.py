@@ -244,7 +244,8 @@ def test_an_independent_mcp_client_drives_the_hub(fed: Federation, tmp_path: Pat
         return json.loads(done.stdout[done.stdout.index("{") :])
 
     names = {t["name"] for t in run("--method", "tools/list")["tools"]}
-    assert {"negotiate_job", "list_sites", "register_worker"} <= names
+    assert {"negotiate_job", "list_sites", "dispatch_job"} <= names
+    assert "register_worker" not in names  # a client token sees the client tools
     result = run("--method", "tools/call", "--tool-name", "list_sites")
     assert "hpc-campus" in json.dumps(result["structuredContent"])
     denied = subprocess.run(
@@ -277,6 +278,25 @@ def test_hub_of_hubs(fed: Federation, tmp_path: Path) -> None:
     r = asyncio.run(fed.call("negotiate_job", {"text": "4 cores", "sites": ["frontier"]}))
     proposal = r.structured_content["proposals"][0]
     assert proposal["site"] == "frontier" and proposal["verdict"] != "UNREACHABLE", proposal
+
+
+def test_workers_tools_are_listed_to_workers_only(fed: Federation) -> None:
+    """An agent's tool list holds the client tools; the join token sees register_worker."""
+
+    async def names(token: str | None) -> set[str]:
+        headers = {"Authorization": f"Bearer {token or fed.token}"}
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=30) as http,
+            Client(streamable_http_client(fed.url, http_client=http)) as c,
+        ):
+            return {t.name for t in (await c.list_tools()).tools}
+
+    join = fed.join_file.read_text().split()[0]
+    client_tools = asyncio.run(names(None))
+    worker_tools = asyncio.run(names(join))
+    assert "negotiate_job" in client_tools and "register_worker" not in client_tools
+    assert "heartbeat" not in client_tools
+    assert {"register_worker", "heartbeat"} <= worker_tools
 
 
 def test_per_worker_join_tokens_and_revocation(fed: Federation, tmp_path: Path) -> None:

@@ -74,10 +74,9 @@ def test_negotiate_select_and_catalogue() -> None:
         "list_sites",
         "describe_site",
         "list_selection_algorithms",
-        "register_worker",
-        "heartbeat",
         "quota",
     } <= out["tools"]
+    assert not {"register_worker", "heartbeat"} & out["tools"]  # workers' tools, not an agent's
     sites = [p["site"] for p in out["negotiation"]["proposals"]]
     assert "local" in sites and "hpc-campus" in sites
     assert out["selection"]["algorithm"] == "min-cost" and out["selection"]["chosen"]
@@ -147,3 +146,29 @@ def test_dispatch_after_a_hub_restart_and_retries_with_a_key_give_one_job(tmp_pa
     assert receipts[0]["request_id"] == rid
     assert jobs == 1
     assert len(errors) == 1 and "bad dispatch key" in errors[0]["text"]
+
+
+def test_every_tool_says_what_it_does_to_the_world_and_the_server_its_version() -> None:
+    """Hosts decide from the annotations what to run unasked, what to confirm and what to
+    retry; the server names its version in the initialize reply."""
+
+    async def go() -> tuple[Any, Any]:
+        hub = _hub()
+        async with Client(hub.mcp) as c:
+            tools = (await c.list_tools()).tools
+            info = c.server_info
+        await hub.broker.close()
+        return tools, info
+
+    tools, info = asyncio.run(go())
+    by_name = {t.name: t.annotations for t in tools if t.name != "quota"}
+    assert by_name and all(a is not None for a in by_name.values())
+    for name in ("negotiate_job", "job_status", "list_sites", "describe_site", "select_proposal"):
+        assert by_name[name].read_only_hint is True and by_name[name].destructive_hint is False
+    assert by_name["dispatch_job"].read_only_hint is False
+    assert by_name["cancel_job"].destructive_hint is True
+    assert by_name["negotiate_job"].open_world_hint is True
+    assert by_name["list_sites"].open_world_hint is False
+    from secretary_executor import __version__
+
+    assert info is not None and info.version == __version__ and __version__ != "0+unknown"
