@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -47,6 +48,15 @@ def split_trailing_command(argv: Sequence[str]) -> tuple[list[str], list[str]]:
         i = args.index("--")
         return args[:i], args[i + 1 :]
     return args, []
+
+
+def add_version(parser: argparse.ArgumentParser) -> None:
+    """``--version``: the installed package's version, as every well-kept CLI answers it."""
+    from secretary_executor import __version__
+
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__}", help="print the version"
+    )
 
 
 def run_guarded(fn: Callable[[], int]) -> int:

@@ -27,6 +27,7 @@ from secretary_executor.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
     EXIT_USAGE,
+    add_version,
     console,
     emit_json,
     err_console,
@@ -53,6 +54,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Put the job's command after '--', e.g.: resource-ask negotiate "
         "'python >= 3.8 on 1 node' -- python3 -c 'print(42)'",
     )
+    add_version(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def add(name: str, help_text: str) -> argparse.ArgumentParser:

@@ -26,6 +26,7 @@ from providers.wire.common import SCHEMA_VERSION, Category
 from secretary_executor.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
+    add_version,
     console,
     emit_json,
     err_console,
@@ -70,6 +71,7 @@ def _extensions() -> list[Callable[[argparse._SubParsersAction], None]]:  # type
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="secretary", description=__doc__.split("\n")[0])
+    add_version(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for register in _extensions():
         register(sub)
