@@ -19,12 +19,13 @@ import logging
 import os
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar, cast
+from typing import Annotated, Any, TypeVar, cast
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp.types import Tool as MCPTool
+from pydantic import Field
 
 from endpoint_plugins.errors import SiteConfigError, SiteError
 from endpoint_plugins.mcp_auth import auth_settings, caller, read_token_file
@@ -67,6 +68,13 @@ from secretary_executor.hub.registry import (
     RegistrationReply,
     Registry,
     WorkerState,
+)
+from secretary_executor.hub.tool_schemas import (
+    AlgorithmArg,
+    JobIdArg,
+    PolicyArg,
+    RequestIdArg,
+    RequirementsArg,
 )
 from secretary_executor.ledger import Ledger
 from secretary_executor.select.registry import SelectionOutcome, list_selectors
@@ -229,16 +237,24 @@ class Hub:
         @mcp.tool(annotations=READS_SITES)
         @_as_tool_error
         async def negotiate_job(
-            text: str = "",
-            requirements: dict[str, Any] | None = None,
-            command: list[str] | None = None,
-            policy: dict[str, Any] | None = None,
-            sites: list[str] | None = None,
+            text: Annotated[
+                str, Field(description='The request in words, e.g. "16 cores, 2 hours, lammps".')
+            ] = "",
+            requirements: RequirementsArg = None,
+            command: Annotated[
+                list[str] | None,
+                Field(description="The job's argument vector, e.g. ['python', 'run.py']."),
+            ] = None,
+            policy: PolicyArg = None,
+            sites: Annotated[
+                list[str] | None,
+                Field(description="Ask only these sites (names from list_sites); default all."),
+            ] = None,
         ) -> NegotiationResult:
             """Ask every site (or `sites`) whether it can run the request; returns all proposals.
 
-            Give `text` ("16 cores, 2 hours, lammps") or structured `requirements` (see
-            `secretary schema Requirements`); `command` is the job's argument vector.
+            Give `text` or structured `requirements` (or both: the structured fields win). Next:
+            select_proposal, then dispatch_job with the returned `request.request_id`.
             """
             self._require(CLIENT)
             try:
@@ -254,7 +270,7 @@ class Hub:
         @mcp.tool(annotations=READS_HERE)
         @_as_tool_error
         async def select_proposal(
-            request_id: str, algorithm: str | None = None
+            request_id: RequestIdArg, algorithm: AlgorithmArg = None
         ) -> SelectionOutcome:
             """Choose among a negotiation's proposals (algorithm: see list_selection_algorithms)."""
             self._require(CLIENT)
@@ -263,12 +279,25 @@ class Hub:
         @mcp.tool(annotations=STARTS_WORK)
         @_as_tool_error
         async def dispatch_job(
-            request_id: str,
-            site: str | None = None,
-            algorithm: str | None = None,
-            command: list[str] | None = None,
-            force: bool = False,
-            idempotency_key: str | None = None,
+            request_id: RequestIdArg,
+            site: Annotated[
+                str | None,
+                Field(description="Run it at this site; default: the selected one, with failover."),
+            ] = None,
+            algorithm: AlgorithmArg = None,
+            command: Annotated[
+                list[str] | None,
+                Field(description="The job's argument vector, if not given at negotiate_job."),
+            ] = None,
+            force: Annotated[
+                bool, Field(description="Dispatch even where the proposal says it cannot run.")
+            ] = False,
+            idempotency_key: Annotated[
+                str | None,
+                Field(
+                    description="8-128 of letters, digits, ._:@- : a repeat returns the first job."
+                ),
+            ] = None,
         ) -> DispatchReceipt:
             """Run a negotiated request at `site`, or at the selected site with failover.
 
@@ -293,14 +322,14 @@ class Hub:
 
         @mcp.tool(annotations=READS_SITES)
         @_as_tool_error
-        async def job_status(job_id: str) -> JobView:
+        async def job_status(job_id: JobIdArg) -> JobView:
             """The job's state now (asked of its site), with every state change so far."""
             self._require(CLIENT)
             return await self.events.refresh(job_id)
 
         @mcp.tool(annotations=STOPS_WORK)
         @_as_tool_error
-        async def cancel_job(job_id: str) -> JobStatus:
+        async def cancel_job(job_id: JobIdArg) -> JobStatus:
             """Cancel a job; a finished job keeps its final state."""
             self._require(CLIENT)
             status = await broker.cancel(job_id)
@@ -316,7 +345,9 @@ class Hub:
 
         @mcp.tool(annotations=READS_SITES)
         @_as_tool_error
-        async def describe_site(name: str) -> SiteDescription:
+        async def describe_site(
+            name: Annotated[str, Field(description="A site name from list_sites.")],
+        ) -> SiteDescription:
             """A site's providers, facts and tools (its manifest)."""
             self._require(CLIENT)
             return await self._describe(name)

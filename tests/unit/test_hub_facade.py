@@ -172,3 +172,33 @@ def test_every_tool_says_what_it_does_to_the_world_and_the_server_its_version() 
     from secretary_executor import __version__
 
     assert info is not None and info.version == __version__ and __version__ != "0+unknown"
+
+
+def test_tool_schemas_are_typed_valid_and_described() -> None:
+    """Every tool's input schema is a valid JSON Schema (2020-12, as an agent framework checks
+    it), and ``negotiate_job`` shows the shape of ``requirements`` and ``policy`` with a
+    description for each parameter, so an agent needs no CLI to learn them."""
+    import jsonschema
+
+    async def go() -> list[Any]:
+        hub = _hub()
+        async with Client(hub.mcp) as c:
+            tools = (await c.list_tools()).tools
+        await hub.broker.close()
+        return tools
+
+    tools = asyncio.run(go())
+    for tool in tools:
+        jsonschema.Draft202012Validator.check_schema(tool.input_schema)
+    by_name = {t.name: t.input_schema for t in tools}
+    for name in ("negotiate_job", "select_proposal", "dispatch_job", "job_status", "cancel_job"):
+        props = by_name[name]["properties"]
+        assert all(p.get("description") for p in props.values()), name
+    negotiate = by_name["negotiate_job"]
+    params = negotiate["properties"]
+    requirements = params["requirements"]["anyOf"][0]
+    assert {"compute", "software"} <= set(requirements["properties"])
+    assert "algorithm" in params["policy"]["anyOf"][0]["properties"]
+    validator = jsonschema.Draft202012Validator(negotiate)
+    assert not list(validator.iter_errors({"requirements": {"compute": {"cores_per_node": 4}}}))
+    assert list(validator.iter_errors({"requirements": {"compute": {"cores_per_node": "four"}}}))
