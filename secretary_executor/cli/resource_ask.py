@@ -19,9 +19,10 @@ import asyncio
 import sys
 from collections.abc import Sequence
 
+from rich.prompt import Confirm
 from rich.table import Table
 
-from providers.wire import JobStatus, Policy, Verdict
+from providers.wire import JobStatus, Policy, Proposal, Verdict
 from secretary_executor.broker import Broker, NegotiationResult
 from secretary_executor.cli.common import (
     EXIT_FAILED,
@@ -35,10 +36,33 @@ from secretary_executor.cli.common import (
     split_trailing_command,
 )
 from secretary_executor.cli.render import events_table, jobs_table, print_proposals
+from secretary_executor.cost_guard import DEFAULT_MAX_COST_USD, ENV, max_cost_usd, over_ceiling
 from secretary_executor.errors import ConfigurationError
 from secretary_executor.ledger import Ledger
 from secretary_executor.select.registry import get_selector, list_selectors
 from secretary_executor.sites.fleet import DEMO, load_fleet
+
+
+def _cost_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--max-cost",
+        type=float,
+        metavar="USD",
+        help=f"largest estimated cost to dispatch without asking (default ${ENV} or "
+        f"{DEFAULT_MAX_COST_USD:g})",
+    )
+    p.add_argument("--yes", action="store_true", help="dispatch above --max-cost without asking")
+
+
+def _within_ceiling(args: argparse.Namespace, proposal: Proposal) -> bool:
+    """True when the job may go: within the ceiling, or a person said yes (or --yes)."""
+    problem = over_ceiling(proposal, max_cost_usd(args.max_cost))
+    if problem is None or args.yes:
+        return True
+    if not args.json and sys.stdin.isatty() and sys.stdout.isatty():
+        return Confirm.ask(f"{problem}. Dispatch anyway?", console=err_console, default=False)
+    err_console.print(f"[red]not dispatched:[/] {problem} (or pass --yes)", highlight=False)
+    return False
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -65,6 +89,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--algorithm", help="selection algorithm (see 'list select')")
     p.add_argument("--explain", action="store_true", help="show every check with its evidence")
     p.add_argument("--wait", action="store_true", help="wait for the dispatched job to finish")
+    _cost_arguments(p)
 
     p = add("satisfy", "request and query every site: which sites can run it")
     p.add_argument("text")
@@ -85,6 +110,7 @@ def _parser() -> argparse.ArgumentParser:
         help="idempotency key (8-128 of letters, digits, ._:@-): running the command again "
         "with the same key returns the first job instead of starting another",
     )
+    _cost_arguments(p)
 
     p = add("list", "list selection algorithms or the fleet's sites")
     p.add_argument("what", choices=["select", "sites"])
@@ -197,7 +223,10 @@ async def _negotiate(broker: Broker, args: argparse.Namespace, command: list[str
     outcome = broker.select(result, args.algorithm)
     receipt = None
     status = None
+    held = False
     if outcome.chosen is not None and result.request.command:
+        held = not _within_ceiling(args, outcome.chosen)
+    if outcome.chosen is not None and result.request.command and not held:
         receipt = await broker.dispatch(result.request, outcome.chosen.site, outcome.chosen)
         if args.wait:
             status = await _wait_job(broker, receipt.job_id, 600.0, quiet=args.json)
@@ -212,7 +241,7 @@ async def _negotiate(broker: Broker, args: argparse.Namespace, command: list[str
         _print_selection(outcome)
         if receipt is not None:
             console.print(f"dispatched as job [bold]{receipt.job_id}[/] ({receipt.native_id})")
-        elif outcome.chosen is not None:
+        elif outcome.chosen is not None and not held:
             console.print("[dim]no command given: put it after '--' to dispatch[/]")
         if status is not None:
             console.print(f"job {receipt.job_id if receipt else ''}: {status.state.value}")
@@ -239,6 +268,10 @@ async def _dispatch(broker: Broker, args: argparse.Namespace, command: list[str]
             "(use --force to dispatch anyway)",
             highlight=False,
         )
+        if args.json:
+            emit_json({"negotiation": result, "receipt": None})
+        return EXIT_FAILED
+    if not _within_ceiling(args, proposal):
         if args.json:
             emit_json({"negotiation": result, "receipt": None})
         return EXIT_FAILED

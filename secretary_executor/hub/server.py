@@ -41,10 +41,19 @@ from endpoint_plugins.tool_hints import (
     STOPS_WORK,
 )
 from providers.errors import ProviderError
-from providers.wire import DispatchReceipt, JobRequest, JobStatus, Policy, Requirements
+from providers.wire import (
+    DispatchReceipt,
+    JobRequest,
+    JobStatus,
+    Policy,
+    Proposal,
+    Requirements,
+)
 from providers.wire.strict import validate_user_input
 from secretary_executor import __version__
 from secretary_executor.broker import Broker, NegotiationResult
+from secretary_executor.cost_guard import max_cost_usd as max_cost_usd_in_force
+from secretary_executor.cost_guard import over_ceiling
 from secretary_executor.errors import ConfigurationError, DispatchError, SecretaryError
 from secretary_executor.hub import extensions
 from secretary_executor.hub.auth import (
@@ -298,6 +307,13 @@ class Hub:
                     description="8-128 of letters, digits, ._:@- : a repeat returns the first job."
                 ),
             ] = None,
+            max_cost_usd: Annotated[
+                float | None,
+                Field(
+                    description="Largest estimated cost to dispatch (default "
+                    "$SECRETARY_MAX_COST_USD or 100); a dearer site is refused, with its estimate."
+                ),
+            ] = None,
         ) -> DispatchReceipt:
             """Run a negotiated request at `site`, or at the selected site with failover.
 
@@ -310,12 +326,16 @@ class Hub:
             request = result.request
             if command:
                 request = request.model_copy(update={"command": tuple(command)})
+            ceiling = max_cost_usd_in_force(max_cost_usd)
             if site is not None:
+                self._check_cost(result.proposal(site), ceiling)
                 receipt = await broker.dispatch(
                     request, site, result.proposal(site), force=force, key=idempotency_key
                 )
             else:
-                receipt = await self._dispatch_ranked(result, request, algorithm, idempotency_key)
+                receipt = await self._dispatch_ranked(
+                    result, request, algorithm, idempotency_key, ceiling
+                )
             self.events.follow(receipt.job_id)
             await self.events.publish(receipt.job_id)
             return receipt
@@ -359,12 +379,18 @@ class Hub:
             self._require(CLIENT)
             return Algorithms(algorithms=tuple(list_selectors()))
 
+    @staticmethod
+    def _check_cost(proposal: Proposal | None, ceiling: float) -> None:
+        if proposal is not None and (problem := over_ceiling(proposal, ceiling)):
+            raise HubToolError(f"not dispatched: {problem}")
+
     async def _dispatch_ranked(
         self,
         result: NegotiationResult,
         request: JobRequest,
         algorithm: str | None,
         key: str | None = None,
+        ceiling: float | None = None,
     ) -> DispatchReceipt:
         # Each site gets its own key, KEY@SITE: a refusal frees the next site to take the job.
         if key:
@@ -381,6 +407,8 @@ class Hub:
             raise HubToolError("no site can run this request: " + "; ".join(outcome.notes))
         errors = []
         for name in outcome.ranked or (outcome.chosen.site,):
+            if ceiling is not None:
+                self._check_cost(result.proposal(name), ceiling)
             try:
                 site_key = f"{key}@{name}" if key else None
                 return await self.broker.dispatch(
