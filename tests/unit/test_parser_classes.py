@@ -1,0 +1,88 @@
+"""Failure classes of the request parser, each in many wordings written for these tests.
+
+A class is a way of writing a requirement that the grammar missed (a size named apart from
+its filesystem, cores attached to a node phrase across a comma, ...). The sentences here are
+not taken from the labelled corpus, so passing them says the grammar covers the phenomenon,
+not that it memorised an example.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from endpoint_plugins.parsing import parse_requirements
+from providers.wire import Requirements
+
+NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)  # a Tuesday
+
+
+def parse(text: str) -> Requirements:
+    return parse_requirements(text, now=NOW)
+
+
+def storage(req: Requirements) -> list[tuple[str, float | None]]:
+    return [(s.kind.value, s.min_free_gb) for s in req.storage]
+
+
+# -- storage: the size and the filesystem in different clauses -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Our checkpoints total roughly 7 TB and they must live on Lustre.", [("lustre", 7000.0)]),
+        ("The mesh files, around 900 GB, go to BeeGFS.", [("beegfs", 900.0)]),
+        ("GPFS please, 15 TB.", [("gpfs", 15000.0)]),
+        ("results are ~250 GB so an NFS export will do", [("nfs", 250.0)]),
+        ("We will write 3.5 TB of snapshots, hence a parallel filesystem", [("parallel", 3500.0)]),
+        ("the raw reads take up 20TB; keep them on GPFS with that much free", [("gpfs", 20000.0)]),
+        ("we need 800 GB on an NFS mount", [("nfs", 800.0)]),
+        ("# write output to BeeGFS, about 2 TB", [("beegfs", 2000.0)]),
+    ],
+)
+def test_a_size_in_the_same_sentence_as_a_filesystem_is_its_size(
+    text: str, expected: list[tuple[str, float | None]]
+) -> None:
+    assert storage(parse(text)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # two sizes with one filesystem: which one is meant is not clear, so neither is taken
+        ("Inputs are 2 TB and outputs 5 TB, all on Lustre.", [("lustre", None)]),
+        # the size is in another sentence
+        ("The dataset is 4 TB. We also like GPFS.", [("gpfs", None)]),
+        # a clause after a semicolon is another statement
+        ("4 TB of inputs arrive by mail; results go to BeeGFS", [("beegfs", None)]),
+    ],
+)
+def test_an_unclear_size_is_not_attached(
+    text: str, expected: list[tuple[str, float | None]]
+) -> None:
+    req = parse(text)
+    assert storage(req) == expected
+
+
+def test_a_sentence_that_sized_its_storage_gives_no_size_to_a_second_kind() -> None:
+    req = parse("We write 1 TB of logs, so scratch on Lustre with at least 9 TB free.")
+    assert storage(req) == [("lustre", 9000.0)]
+
+
+def test_node_memory_is_never_taken_as_storage() -> None:
+    req = parse("2 nodes with 256 GB of RAM each and Lustre for the output.")
+    assert storage(req) == [("lustre", None)]
+    assert req.compute.memory_gb_per_node == 256.0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The image archive weighs 30 TB. The site needs GPFS with at least that much free.",
+        "Our outputs come to 30 TB; we need that much free on GPFS.",
+    ],
+)
+def test_that_much_points_back_one_sentence(text: str) -> None:
+    assert storage(parse(text)) == [("gpfs", 30000.0)]
