@@ -69,6 +69,7 @@ _NODES_RE = re.compile(
 )
 _ATTACHED_RE = re.compile(
     r"\s*(?:,\s*)?(?:(?:x|\u00d7|\*|with|w/|of|having|each\s+with|each\s+having|and|"
+    r"(?:and\s+)?each\s+(?:of\s+(?:them|those|these)|one)(?:\s+(?:with|has|having))?|"
     r"and\s+each\s+with|\(|:)\s*(?:at\s+least\s+|about\s+|around\s+)?|\s)",
     FLAGS,
 )
@@ -293,6 +294,11 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
             per_node = (bool(scope) and not total) or bool(m.groupdict().get("prenode"))
             if not scope and not total and _attached(scanner.text, node_spans, m.start()):
                 per_node = True
+            elif kind == "core" and not scope and not total and not per_node:
+                if per_task(scanner.original, m.start(), m.end()):
+                    draft.unresolved.append(_per_task_phrase(scanner.original, m))
+                    return True
+                per_node = bool(_ONE_NODE_AFTER_RE.match(scanner.original, m.end()))
             count = Count(n, m.group(0), per_node, total=total)
             found.append(_Found(kind, m.start(), m.end(), count, per_node or total))
             if kind == "gpu":
@@ -340,6 +346,68 @@ def _pair(scanner: Scanner, draft: Draft, found: list[_Found]) -> list[Count]:
             if counts[scoped].per_node:
                 counts[other] = Count(counts[other].value, counts[other].text, per_node=True)
     return counts
+
+
+_NOT_A_NODE = (
+    r"(?!(?:with|having|has|in|on)(?!\w))"
+    r"(?![^.;!?,:\n\x00]*(?<!\w)(?:node|machine|host|server|box)s?(?!\w))"
+)
+"""After "each": not "each with ..." and no node word in the clause ("each run is one node
+with 24 cores" sizes a node, not a task)."""
+_PER_TASK_BEFORE_RE = re.compile(
+    rf"(?<!\w)(?:each|every)\s+{_NOT_A_NODE}[a-z][\w-]*[^.;!?,:\n\x00]{{0,32}}$",
+    FLAGS,
+)
+"""A clause about one unit of work: "each case is 1 core", "every subject uses 4 cores"."""
+_TASK_NOUNS = (
+    r"(?:tasks?|samples?|cases?|subjects?|members?|replicas?|molecules?|workers?|scenarios?|"
+    r"files?|chunks?|array\s+(?:tasks?|elements?|jobs?)|instances?\s+of\s+the\s+code)"
+)
+_PER_TASK_AFTER_RE = re.compile(
+    rf"\s*(?:(?:per|each|for\s+each|for\s+every|a)\s+{_TASK_NOUNS}(?!\w)"
+    r"|(?:\s+|-)?(?:independent\s+|serial\s+|separate\s+|small\s+)?"
+    r"(?:tasks|jobs|runs|processes|simulations|samples|cases|workers)(?!\w))",
+    FLAGS,
+)
+"""After a core count: "4 cores per sample", "single-core tasks", "8-core jobs" (plural)."""
+_ONE_NODE_AFTER_RE = re.compile(
+    r"\s*(?:,\s*)?(?:all\s+)?(?:on|in|of|from|within)\s+(?:a|one|the|that|this|the\s+same|a\s+single|"
+    r"one\s+single|single|1)\s+(?:(?:big|large|fat|shared[\s-]memory|compute|cpu|dedicated|"
+    r"whole|full)\s+)?(?:node|machine|host|server|box)(?!\w)",
+    FLAGS,
+)
+"""After a core count: "32 cores on a single node", "all 128 cores of that node": per node."""
+
+
+def per_task(text: str, start: int, end: int) -> bool:
+    """Whether the count at ``text[start:end]`` sizes one task of many, not the job.
+
+    "each case is 1 core", "4 cores per sample" and "single-core tasks" say how big one unit
+    of work is. Read as the job's total they would contradict the real total ("100 cores in
+    total") or understate it, so such a count is kept unresolved instead.
+    """
+    window = text[max(0, start - 60) : start]
+    return bool(_PER_TASK_BEFORE_RE.search(window) or _PER_TASK_AFTER_RE.match(text, end))
+
+
+_PER_TASK_MEMORY_RE = re.compile(
+    rf"(?<!\w)(?:each|every)\s+(?!(?:one|of)(?!\w)){_NOT_A_NODE}[a-z][\w-]*"
+    r"[^.;!?,:\n\x00]{0,32}$",
+    FLAGS,
+)
+
+
+def _per_task_memory(scanner: Scanner, start: int) -> bool:
+    """Memory in a clause about one unit of work ("each case is 1 core and 2 GB"): per task.
+
+    "each one" and "each of them" are left out: after a node count they mean each node.
+    """
+    return bool(_PER_TASK_MEMORY_RE.search(scanner.original[max(0, start - 60) : start]))
+
+
+def _per_task_phrase(text: str, m: re.Match[str]) -> str:
+    after = _PER_TASK_AFTER_RE.match(text, m.end())
+    return " ".join(text[m.start() : after.end() if after else m.end()].split())[:80]
 
 
 _ATTACHED_LATER_RE = re.compile(
@@ -437,6 +505,9 @@ def _extract_memory(scanner: Scanner, draft: Draft) -> None:
         scope = ((m.groupdict().get("pre") or "") + (m.groupdict().get("scope") or "")).strip()
         scope = scope.lower()
         mention = Mention(size, m.group(0))
+        if not scope and not m.groupdict().get("tot") and _per_task_memory(scanner, m.start()):
+            draft.unresolved.append(" ".join(m.group(0).split()))
+            return True
         if _PER_CORE_RE.fullmatch(scope):
             c.memory_per_core.append(mention)
         elif m.groupdict().get("tot") or _TOTAL_RE.fullmatch(scope):

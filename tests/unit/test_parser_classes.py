@@ -86,3 +86,92 @@ def test_node_memory_is_never_taken_as_storage() -> None:
 )
 def test_that_much_points_back_one_sentence(text: str) -> None:
     assert storage(parse(text)) == [("gpfs", 30000.0)]
+
+
+# -- cores: one task of many, one node named after the count ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we have 3000 parameter points and each point is 2 cores",
+        "every sample needs 4 cores, nothing more",
+        "each replica uses 6 cores",
+        "thousands of independent single-core jobs",
+        "about 900 serial 1-core tasks",
+        "the sweep is made of 2-core runs",
+        "6 cores per sample is enough",
+        "it runs 16 cores for each member of the ensemble",
+    ],
+)
+def test_a_core_count_for_one_task_is_never_the_job_total(text: str) -> None:
+    req = parse(text)
+    assert req.compute.total_cores is None
+    assert req.compute.cores_per_node is None
+    assert req.unresolved, "a per-task size is requirement-like: it must block READY"
+
+
+@pytest.mark.parametrize(
+    ("text", "total"),
+    [
+        ("each sample is 1 core, so 64 cores in total is what we ask", 64),
+        ("every scenario takes one core; altogether 120 cores please", 120),
+    ],
+)
+def test_the_job_total_wins_over_the_size_of_one_task(text: str, total: int) -> None:
+    assert parse(text).compute.total_cores == total
+
+
+def test_memory_in_a_per_task_clause_is_not_node_memory() -> None:
+    req = parse("each chunk is 1 core and 3 GB of RAM")
+    assert req.compute.memory_gb_per_node is None
+    assert req.compute.total_cores is None
+    assert req.unresolved
+
+
+@pytest.mark.parametrize(
+    ("text", "cores"),
+    [
+        ("I would take 24 cores on a single node", 24),
+        ("we use all 96 cores of that node", 96),
+        ("16 cores on one machine please", 16),
+        ("40 cores in one big node", 40),
+        ("Our model wants 56 cores, on a single node.", 56),
+    ],
+)
+def test_cores_on_one_named_node_are_per_node(text: str, cores: int) -> None:
+    compute = parse(text).compute
+    assert compute.cores_per_node == cores
+    assert compute.total_cores is None
+
+
+def test_cores_on_several_nodes_stay_a_total() -> None:
+    compute = parse("256 cores on 4 nodes").compute
+    assert (compute.total_cores, compute.nodes, compute.cores_per_node) == (256, 4, None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "8 nodes, each of them 36 cores",
+        "8 nodes, each one 36 cores",
+        "8 nodes and each of those with 36 cores",
+        "8 nodes x 36 cores",
+    ],
+)
+def test_each_of_them_after_a_node_count_sizes_each_node(text: str) -> None:
+    compute = parse(text).compute
+    assert (compute.nodes, compute.cores_per_node, compute.total_cores) == (8, 36, None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "4 nodes, each one with 256 GB of RAM",
+        "each node has 256 GB of RAM",
+        "each run is one node with 256 GB of memory",
+        "4 nodes, each with 2 GPUs and 256 GB RAM",
+    ],
+)
+def test_memory_of_each_node_is_still_per_node(text: str) -> None:
+    assert parse(text).compute.memory_gb_per_node == 256.0
