@@ -77,7 +77,8 @@ _ATTACHED_RE = re.compile(
 "4 nodes with 32 cores", "4 nodes of 2 GPUs", "2 nodes (64 cores)"."""
 _CPU_OR_GPU_RE = re.compile(
     r"(?<!\w)(?:(?:a|an|the)\s+)?(?:cpus?|cpu[\s-]only|cpu\s+nodes?|cpu\s+cores)\s*"
-    rf"(?:,\s*)?(?:or|/|and/or)\s*(?:(?:on|with|a|an)\s+)?(?:(?P<gpu>{_GPU_WORD})"
+    rf"(?:,\s*)?(?:or|/|and/or)\s*(?:,\s*if\s+[^,;.]{{1,40}},\s*)?(?:(?:on|with|a|an)\s+)?"
+    rf"(?:(?P<gpu>{_GPU_WORD})"
     r"(?:[\s-]+(?:builds?|versions?|nodes?|jobs?|runs?|backends?|mode))?(?!\w)"
     rf"|(?=(?:{COUNT})\s*(?:x\s*)?(?:{_VENDOR}\s+)?(?:{_GPU_WORD}|{_MODEL})))",
     FLAGS,
@@ -97,6 +98,43 @@ _GPU_OPTIONAL_RE = re.compile(
     r"required)(?!\w)",
     FLAGS,
 )
+_CPU_TOO_RE = re.compile(
+    r"(?<!\w)(?:(?:plain|regular|normal|just)\s+)?(?:cpus?|cpu\s+nodes?)\s+"
+    r"(?:would|will|could|should|can)\s+(?:also\s+)?(?:do|work|be\s+(?:fine|ok(?:ay)?))"
+    r"(?:\s+too|\s+as\s+well)?"
+    r"|(?<!\w)(?:works?|runs?|is\s+fine|also\s+works?|also\s+runs?)\s+on\s+(?:a\s+|the\s+)?"
+    r"(?:plain\s+|regular\s+|normal\s+|just\s+)?(?:cpus?|cpu\s+nodes?)(?:\s+only)?"
+    r"\s+(?:too|as\s+well|also)"
+    r"|(?<!\w)(?:cpus?|cpu\s+nodes?)\s+(?:is|are)\s+(?:also\s+)?(?:fine|ok(?:ay)?|acceptable)"
+    r"(?:\s+too|\s+as\s+well)?"
+    r"|(?<!\w)(?:falls?\s+back\s+to|or\s+else)\s+(?:the\s+)?cpus?(?!\w)",
+    FLAGS,
+)
+"""CPUs offered as the fallback, apart from the GPU phrase: "it works on CPU too", "cpu would
+do too", "CPUs are fine as well". With a GPU mentioned, GPUs are an option, not a must."""
+_GPU_THEN_COUNT_RE = re.compile(
+    rf"(?<!\w)(?:{_VENDOR}\s+)?(?:(?P<model>{_MODEL})(?:\s*(?:{_GPU_WORD}|cards?))?|{_GPU_WORD})s?"
+    r"\s*[,:(]\s*(?P<n>\d{1,3})\s*(?P<scope>per\s+(?:node|server|machine|host|box)|each|"
+    r"on\s+each\s+node|a\s+node)(?!\w)",
+    FLAGS,
+)
+"""The count written after the GPU phrase: "MI250X GPUs, 4 per node", "A100s: 8 each"."""
+_OF_THEM_RE = re.compile(
+    rf"(?<![\w.,$])(?P<n>\d{{1,3}}|{alternation(['two', 'three', 'four', 'six', 'eight'])})"
+    r"\s+of\s+(?:them|those|these)(?!\w)",
+    FLAGS,
+)
+_LAST_UNIT_RE = re.compile(
+    rf"(?<!\w)(?:(?P<gpu>{_GPU_WORD}|{_MODEL})s?|{alternation(lexicon.NODE_WORDS)}|"
+    rf"{alternation(lexicon.CORE_WORDS)})(?!\w)",
+    FLAGS,
+)
+_VENDOR_CHOICE_RE = re.compile(
+    r"(?<!\w)(?:either\s+)?(?:nvidia|amd|intel)"
+    r"(?:\s*(?:,\s*)?(?:or|/|and/or|,)\s*(?:nvidia|amd|intel))+(?!\w)",
+    FLAGS,
+)
+"""Two vendors offered as alternatives ("NVIDIA or AMD GPUs"): no vendor is required."""
 _VENDOR_GPU_RE = re.compile(
     rf"(?<!\w)(?P<vendor>nvidia|amd|intel|radeon|instinct|geforce|tesla)\s+"
     rf"(?:(?:data\s*cent(?:er|re)|datacenter|discrete)\s+)?(?:{_GPU_WORD}|cards?|accelerators?|"
@@ -270,9 +308,13 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_CPU_OR_GPU_RE, cpu_or_gpu)
     scanner.take(_GPU_OPTIONAL_RE, cpu_or_gpu)
     scanner.take(_GPU_OR_CPU_RE, cpu_or_gpu)
+    scanner.take(_CPU_TOO_RE, lambda m: _cpu_fallback(draft))
+    scanner.take(_VENDOR_CHOICE_RE, lambda m: _vendor_choice(draft, m))
     scanner.take(_NODES_RE, nodes)
     scanner.take(_NODES_KEY_RE, nodes)
+    scanner.take(_GPU_THEN_COUNT_RE, lambda m: _gpu_then_count(draft, m))
     _extract_counts(scanner, draft, node_spans)
+    scanner.take(_OF_THEM_RE, lambda m: _gpus_of_them(scanner, draft, m))
     scanner.take(_FUZZY_UNIT_RE, lambda m: _fuzzy_unit(draft, m))
     scanner.take(_MODEL_RE, lambda m: _record_model(draft, m.group("model"), m.group(0), True))
     scanner.take(_VENDOR_GPU_RE, lambda m: _vendor_mention(draft, m))
@@ -458,6 +500,46 @@ def _attached(text: str, node_spans: list[tuple[int, int]], start: int) -> bool:
         if len(between) < 60 and _ATTACHED_LATER_RE.fullmatch(between):
             return True
     return False
+
+
+def _cpu_fallback(draft: Draft) -> bool:
+    """CPUs as the fallback: GPUs become an option (only once some GPU is mentioned)."""
+    draft.compute.cpu_fallback = True
+    return True
+
+
+def _vendor_choice(draft: Draft, m: re.Match[str]) -> bool:
+    """ "NVIDIA or AMD": a GPU is meant, but neither vendor is required."""
+    if len({v.lower() for v in _VENDOR_WORD_RE.findall(m.group(0))}) < 2:
+        return False
+    draft.compute.gpu_mentioned = True
+    return True
+
+
+def _gpu_then_count(draft: Draft, m: re.Match[str]) -> bool:
+    n = int(m.group("n"))
+    if not in_range(n, 1, MAX_GPUS):
+        return False
+    draft.compute.gpus.append(Count(n, m.group(0), per_node=True))
+    if m.group("model"):
+        _record_model(draft, m.group("model"), m.group(0))
+    _record_vendor(draft, m.group(0))
+    draft.compute.gpu_mentioned = True
+    return True
+
+
+def _gpus_of_them(scanner: Scanner, draft: Draft, m: re.Match[str]) -> bool:
+    """ "a place with Intel GPUs ... on 2 of them": a count of the last unit named, when that
+    unit is a GPU. Any other antecedent is left unread."""
+    units = list(_LAST_UNIT_RE.finditer(scanner.original, max(0, m.start() - 200), m.start()))
+    if not units or not units[-1].group("gpu"):
+        return False
+    n = to_count(m.group("n"))
+    if n is None or not in_range(n, 1, MAX_GPUS):
+        return False
+    draft.compute.gpus.append(Count(n, m.group(0), per_node=False))
+    draft.compute.gpu_mentioned = True
+    return True
 
 
 def _record_vendor(draft: Draft, text: str) -> None:

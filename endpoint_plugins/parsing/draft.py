@@ -66,6 +66,8 @@ class ComputeDraft:
     gpu_mentioned: bool = False
     cpu_only: Mention[bool] | None = None
     gpu_or: bool = False
+    cpu_fallback: bool = False
+    """CPUs named as a fallback apart from any GPU phrase ("works on CPU too")."""
     gpu_models: list[Mention[str]] = field(default_factory=list)
     memory_per_node: list[Mention[float]] = field(default_factory=list)
     memory_total: list[Mention[float]] = field(default_factory=list)
@@ -190,6 +192,8 @@ class Draft:
     def build_compute(self) -> ComputeRequirement:
         """Turn the compute mentions into one allocation shape (see module docstring)."""
         c = self.compute
+        if c.cpu_fallback and (c.gpu_mentioned or c.gpus) and c.cpu_only is None:
+            c.gpu_or = True  # "runs on NVIDIA GPUs ... works on CPU too": GPUs are an option
         nodes = self._first(c.nodes)
         cores_per_node = self._first_count(c.cores, per_node=True)
         total_cores = self._first_count(c.cores, per_node=False)

@@ -70,7 +70,7 @@ _MORE = rf"(?:\s*(?:,|or|nor|and|/)\s*(?:(?:a|an|any|the)\s+)?{_FEATURE})*"
 """Further features under the same negation: "no MPI or a fast network"."""
 _NEGATED_RE = re.compile(
     rf"(?<![\w-])(?:"
-    rf"(?:no|without|w/o|zero|non)[\s-]+(?:need\s+(?:for|of)\s+)?{_ARTICLE}{_FEATURE}{_MORE}"
+    rf"(?:no|without|w/o|zero|non)[\s-]+(?:need\s+(?:(?:for|of)\s+)?)?{_ARTICLE}{_FEATURE}{_MORE}"
     rf"|{_NOT}\s+(?:really\s+|even\s+|actually\s+)?{_NEED}\s+{_ARTICLE}{_FEATURE}{_MORE}"
     rf"(?:\s+at\s+all)?"
     rf"|{_FEATURE}{_MORE}\s+(?:is|are|isn'?t|aren'?t)?\s*(?:not\s+)?"

@@ -175,3 +175,84 @@ def test_each_of_them_after_a_node_count_sizes_each_node(text: str) -> None:
 )
 def test_memory_of_each_node_is_still_per_node(text: str) -> None:
     assert parse(text).compute.memory_gb_per_node == 256.0
+
+
+# -- GPUs: counts written apart from the noun, CPUs as a fallback, vendors as a choice ------
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus", "model"),
+    [
+        ("looking for H100 GPUs, 8 per node, on 2 nodes", 8, "H100"),
+        ("A100s: 4 each, three nodes", 4, "A100"),
+        ("we'd like L40S cards, 2 per server", 2, "L40S"),
+        ("GPUs (4 per node) and InfiniBand", 4, None),
+    ],
+)
+def test_a_gpu_count_after_the_gpu_phrase(text: str, gpus: int, model: str | None) -> None:
+    compute = parse(text).compute
+    assert compute.gpus_per_node == gpus
+    assert compute.gpu_model == model
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        ("Which sites have AMD GPUs? I would need 4 of them on one node.", 4),
+        ("our lab wants to try MI300X accelerators - two of those would do", 2),
+    ],
+)
+def test_n_of_them_counts_the_gpus_named_before(text: str, gpus: int) -> None:
+    assert parse(text).compute.gpus_per_node == gpus
+
+
+def test_n_of_them_after_nodes_is_not_a_gpu_count() -> None:
+    compute = parse("you have big nodes, I need 3 of them").compute
+    assert compute.gpus_per_node is None
+    assert compute.total_gpus is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "training is quicker on a GPU, but it also works on CPUs as well",
+        "any GPU is welcome; CPU nodes would do too",
+        "it uses the GPU when present and falls back to CPU",
+        "an NVIDIA card speeds it up, though plain CPUs are fine too",
+        "the code prefers GPUs, CPUs are okay as well",
+        "runs on CPU or, if you have them, on 4 GPUs per node",
+    ],
+)
+def test_cpus_as_a_fallback_make_gpus_optional(text: str) -> None:
+    req = parse(text)
+    assert req.compute.gpu_logic.value == "or"
+
+
+def test_a_cpu_fallback_without_any_gpu_changes_nothing() -> None:
+    compute = parse("works on CPUs too, 16 cores").compute
+    assert compute.gpu_logic.value == "and"
+    assert compute.gpus_per_node is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NVIDIA or AMD GPUs are both fine",
+        "either AMD or NVIDIA hardware, 2 GPUs",
+        "one GPU, Intel / AMD / NVIDIA all work",
+    ],
+)
+def test_two_vendors_offered_require_neither(text: str) -> None:
+    compute = parse(text).compute
+    assert compute.gpu_vendor is None
+    assert (compute.gpus_per_node or 0) >= 1
+
+
+@pytest.mark.parametrize(
+    "text", ["no need GPU", "8 cores, no need gpus at all", "No need MPI for this"]
+)
+def test_no_need_without_for_is_a_negation(text: str) -> None:
+    req = parse(text)
+    assert req.excluded
+    assert req.compute.gpus_per_node in (None, 0)
+    assert req.mpi is None
