@@ -297,8 +297,12 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         name = m.group("name")
         if squash(name) in _NOT_NAMES or len(name) > 64 or HARDWARE_RE.match(name):
             return False  # "Ubuntu 22.04" is a requirement, but not a package: left unread
-        if name.lower() in filler_words():
+        lower = name.lower()
+        if lower in _COUNTED_NOUNS:
+            return False  # "Step 2", "Section 3.2", "capability 8.0": things counted, not code
+        if lower in filler_words():
             return False  # "step 2.0", "capability 8.0": ordinary words, left unread
+        capital = _capitalised(name) and _release_number_after(m)
         if _english_before_year_or_comma(m, name):
             return False  # "covers 2019-2023", "after, version 4.3": English, left unread
         constraints, explicit = parse_constraints(m.group("spec"))
@@ -307,8 +311,9 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
             near_catalogue_name(name) is not None
             or bool(re.search(r"[-.+\d]", name[1:]))
             or (name.isupper() and len(name) >= 3)  # "SKIRT 9", "HACC 1"
+            or capital  # "Octopus 14", "Maya 2024": a capitalised word with a release number
         )
-        named = named and bool(_PLAIN_VERSION_RE.match(m.group("spec")))
+        named = named and bool(_PLAIN_VERSION_RE.match(m.group("spec").rstrip(".")))
         if not constraints or not (explicit or named or looks_like_version(m.group("spec"))):
             return False
         draft.add_software(name.lower(), constraints, m.span())
@@ -413,13 +418,51 @@ def _read_module_items(draft: Draft) -> None:
 _YEARISH_RE = re.compile(r"^\s*(?:from\s+|between\s+)?(?:19|20)\d\d(?!\.)\b")
 
 
+_YEAR_RANGE_RE = re.compile(r"^\s*(?:19|20)\d\d\s*(?:-|\u2013|to\s|until\s|through\s)")
+_COUNTED_NOUNS = frozenset(
+    """
+    step steps phase phases section sections chapter chapters table tables figure figures fig
+    part parts stage stages level levels tier tiers round rounds page pages item items room eq
+    equation appendix version versions release releases run runs case cases test tests batch
+    batches group groups week weeks day days option options plan plans type types class grade
+    sample samples lot lots team teams year years model models task tasks job jobs node nodes
+    wave waves season seasons cycle cycles trial trials series volume issue number no
+    """.split()
+)
+"""Nouns that take a number without being software: "Phase 2", "Section 3.2", "Run 4"."""
+
+
+_PROPER_BEFORE_RE = re.compile(r"(?<![\w.])[A-Z][\w-]*\s+$")
+
+
+def _release_number_after(m: re.Match[str]) -> bool:
+    """A release number set apart by a space, after a name that is not the second word of a
+    proper noun: "Octopus 14" yes; "Sentinel-2" (a satellite) and "Windows Server 2019" no."""
+    between = m.string[m.end("name") : m.start("spec")]
+    before = m.string[max(0, m.start("name") - 40) : m.start("name")]
+    return between.isspace() and not _PROPER_BEFORE_RE.search(before)
+
+
+def _capitalised(name: str) -> bool:
+    """A word written with a capital first letter and lower case after it ("Octopus")."""
+    return len(name) >= 3 and name[0].isupper() and name[1:].isalpha() and name[1:].islower()
+
+
 def _english_before_year_or_comma(m: re.Match[str], name: str) -> bool:
     """An English word before a year or a year range ("covers 2019-2023") or before a comma and
-    a version ("after, version 4.3") is prose; "stream 5.10", "foo 1.2" stay packages."""
+    a version ("after, version 4.3") is prose; "stream 5.10", "foo 1.2" stay packages.
+
+    A capitalised word before a single year is a product release ("Maya 2024"); before a
+    range it is still prose ("Data 2019-2023")."""
     if name_shaped(name) or near_catalogue_name(name) is not None or not english_word(name):
         return False
     between = m.string[m.end("name") : m.start("spec")]
-    return bool(_YEARISH_RE.match(m.group("spec"))) or "," in between
+    if "," in between:
+        return True
+    if not _YEARISH_RE.match(m.group("spec")):
+        return False
+    spec_on = m.string[m.start("spec") :]
+    return not (_capitalised(name) or name.isupper()) or bool(_YEAR_RANGE_RE.match(spec_on))
 
 
 def _record(draft: Draft, m: re.Match[str], variants: list[str]) -> bool:

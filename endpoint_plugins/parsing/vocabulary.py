@@ -291,9 +291,11 @@ def _classify(
     if not name_shaped(word) and near_catalogue_name(word) is None and _near_filler(lower, filler):
         return "prose"  # "somone", "shoud": a misspelled ordinary word
     # Context makes a package of a word no dictionary knows; an English word stays unread.
-    foreign = not english_word(word)
+    foreign = not english_word(word) and not _english_compound(lower)
     if foreign and (before in _NAME_BEFORE or after in _NAME_AFTER) and word.islower():
         return "name"
+    if after in _NAME_AFTER and before in _DETERMINERS and _capitalised_alone(word):
+        return "name"  # "the Grid library", "our Octopus installation": a proper name
     if foreign and before in _TOOL_BEFORE and word.islower() and (not after or after in filler):
         return "name"  # "assemble it with hifiasm.", "using optuna for the search"
     plain = foreign and "-" not in word and (_could_be_name(word) or word.isupper())
@@ -394,7 +396,13 @@ def _is_prose_compound(word: str, filler: frozenset[str]) -> bool:
     )
 
 
-_LIST_JOIN_RE = re.compile(r"^\s*(?:,|&|/|\+|,?\s*(?:and|or|plus|as\s+well\s+as))\s*$", re.I)
+_LIST_JOIN_RE = re.compile(
+    r"^\s*(?:,|&|/|\+|,?\s*(?:and|or|plus|as\s+well\s+as))\s*$"
+    r"|^[^\S\n]*(?:[\w.<>=~!*+-]+[^\S\n]*){0,3}\n[^\S\n]*[-*\u2022][^\S\n]+$",
+    re.I,
+)
+"""What joins two items of one list: a comma or a conjunction, or a line break to the next
+bullet ("- torch-geometric 2.5\n  - dgl"; the first item's version may sit between)."""
 
 
 def _names_in_lists(
@@ -463,13 +471,27 @@ def _shaped_like_a_list_item(word: str) -> bool:
     )
 
 
+def _english_compound(word: str) -> bool:
+    """ "cross-section", "time-budget": every part of a hyphenated word is English, so the word
+    is English too, though no dictionary lists the compound; context alone makes no package
+    of it (listed with packages, or with a version, it still is one: "faster-whisper 1.0")."""
+    parts = word.split("-")
+    return len(parts) > 1 and all(p.isalpha() and english_word(p) for p in parts)
+
+
+def _capitalised_alone(word: str) -> bool:
+    """A capital first letter and lower case after it: inside a sentence, a proper name."""
+    return len(word) > 2 and word[0].isupper() and word[1:].isalpha() and word[1:].islower()
+
+
 def _could_be_name(word: str) -> bool:
     """Lower case, long enough, and not shaped by English morphology ("quickly", "widgets"
     can be; "processing", "quickly" cannot)."""
+    capitalised = word[:1].isupper() and word[1:].islower()  # "Optuna sweep" opens a sentence
     return (
-        word.islower()
+        (word.islower() or capitalised)
         and len(word) > 2
-        and not word.endswith(_ENGLISH_ENDINGS)
+        and not word.lower().endswith(_ENGLISH_ENDINGS)
         and not english_word(word)
     )
 

@@ -256,3 +256,80 @@ def test_no_need_without_for_is_a_negation(text: str) -> None:
     assert req.excluded
     assert req.compute.gpus_per_node in (None, 0)
     assert req.mpi is None
+
+
+# -- software: English words and capitalised names as packages ------------------------------
+
+
+def versions(req: Requirements, name: str) -> list[str]:
+    found = [s for s in req.software if s.name == name]
+    assert found, (name, [s.name for s in req.software])
+    return [str(c) for c in found[0].constraints]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "version"),
+    [
+        ("We would run Bison 3 on two nodes.", "bison", "==3"),
+        ("Is there a site with Falcon 2.4 installed?", "falcon", "==2.4"),
+        ("our renders need Houdini 20 for a day", "houdini", "==20"),
+        ("please provide Mosaic 2024 and 8 cores", "mosaic", "==2024"),
+        ("the post-processing uses Paraview and Lighthouse 7.", "lighthouse", "==7"),
+    ],
+)
+def test_a_capitalised_word_with_a_release_number_is_a_package(
+    text: str, name: str, version: str
+) -> None:
+    assert versions(parse(text), name) == [version]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Step 2 needs 4 nodes",
+        "In Phase 3 we need 64 cores",
+        "see Section 4.2 of the proposal, 2 nodes",
+        "Sentinel-2 scenes on 4 nodes",  # a satellite, not a release
+        "it must run on Windows Server 2019",
+        "Data 2019-2023 on 4 nodes",
+    ],
+)
+def test_counted_nouns_and_proper_nouns_are_not_packages(text: str) -> None:
+    names = [s.name for s in parse(text).software]
+    assert not {"step", "phase", "section", "sentinel", "server", "data"} & set(names)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("we link against the Tangle library for the solver", "tangle"),
+        ("our Walrus package must be available, 2 nodes", "walrus"),
+        ("Pilgrim sweep over 300 parameter points", None),
+        ("Zentrix sweep over 300 parameter points", "zentrix"),
+    ],
+)
+def test_a_capitalised_name_in_a_name_position(text: str, name: str | None) -> None:
+    names = [s.name for s in parse(text).software]
+    if name is None:
+        assert "pilgrim" not in names  # an English word stays unresolved
+    else:
+        assert name in names
+
+
+def test_bullets_under_a_software_key_are_a_list_of_packages() -> None:
+    req = parse("software:\n  - keras-cv 0.9\n  - zarrita\n  - lmfit\nwalltime: 3h")
+    assert {"keras-cv", "zarrita", "lmfit"} <= {s.name for s in req.software}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the time-budget library is tight",
+        "our cross-validation package runs fine",
+        "using the long-range code on 4 nodes",
+    ],
+)
+def test_a_hyphenated_english_compound_is_not_a_package_from_context(text: str) -> None:
+    req = parse(text)
+    names = {s.name for s in req.software}
+    assert not names & {"time-budget", "cross-validation", "long-range"}
