@@ -16,6 +16,7 @@ from datetime import UTC, date, datetime, time, timedelta, timezone
 
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.draft import Draft, Mention
+from endpoint_plugins.parsing.english import english_word
 from endpoint_plugins.parsing.scanner import (
     FLAGS,
     NOT_NEGATIVE,
@@ -25,6 +26,8 @@ from endpoint_plugins.parsing.scanner import (
     squash,
     to_count,
 )
+from endpoint_plugins.parsing.vocabulary import typo_of
+from providers.wire.requirements import Urgency
 
 MAX_WALLTIME_S = 10 * 366 * 86400
 MAX_RELATIVE_S = 100 * 366 * 86400
@@ -202,13 +205,63 @@ def extract_urgency(scanner: Scanner, draft: Draft) -> None:
         urgency = next((u for s, u in _URGENCY_SPELLINGS.items() if squash(s) == found), None)
         if urgency is None:
             return False
-        if draft.urgency is None:
-            draft.urgency = Mention(urgency, m.group(0))
-        elif draft.urgency.value is not urgency:
-            draft.conflict(m.group(0), draft.urgency.text)
+        if _urgency_meant(found, m):
+            _set_urgency(draft, urgency, m.group(0))
+        return True  # "now works with ROCm": read, and it is prose
+
+    def misspelt(m: re.Match[str]) -> bool:
+        word = m.group(0).lower()
+        if english_word(word) or typo_of(word, _URGENT_WORDS, 1) is None:
+            return False
+        _set_urgency(draft, Urgency.NOW, m.group(0))
         return True
 
     scanner.take(_URGENCY_RE, handle)
+    scanner.take(_URGENT_TYPO_RE, misspelt)
+
+
+_URGENT_WORDS = ("urgent", "urgently", "immediately")
+_URGENT_TYPO_RE = re.compile(r"(?<![\w.-])(?:u|r|i)[a-z]{4,10}(?![\w-])", FLAGS)
+"""Candidates for a misspelt "urgent" ("urgnet", "imediately"); checked by edit distance."""
+_CLAUSE_GOES_ON_RE = re.compile(
+    r"\s+(?:works?|uses?|runs?|supports?|has|have|is|are|was|were|takes?|needs?|that|each|"
+    r"every|we|our|the|it|its|i|this|these|they|there|on|in|at)(?!\w)",
+    FLAGS,
+)
+_NOW_AS_TIME_RE = re.compile(
+    r"(?:from|for|until|till|by|as\s+of|up\s+to|than|just|even|is|are|and)\s+$", FLAGS
+)
+_START_BEFORE_RE = re.compile(
+    r"(?:start|starts|started|begin|begins|run\s+it|running|needed|need\s+it|do\s+it|go)\s+$",
+    FLAGS,
+)
+
+
+def _urgency_meant(found: str, m: re.Match[str]) -> bool:
+    """ "now" and "right now" are urgency only when they end the thought ("need it now",
+    "free right now?"); "now works with ROCm", "right now each job is 36 hours" say
+    "currently". "at once" is urgency after a start verb ("start at once"); "250 cores at
+    once" means simultaneously."""
+    before = m.string[max(0, m.start() - 20) : m.start()]
+    if found in ("now", "rightnow"):
+        return not _CLAUSE_GOES_ON_RE.match(m.string, m.end()) and not (
+            found == "now" and _NOW_AS_TIME_RE.search(before)
+        )
+    if found == "atonce":
+        return bool(_START_BEFORE_RE.search(before))
+    return True
+
+
+def _set_urgency(draft: Draft, urgency: Urgency, text: str) -> None:
+    """The first urgency wins, except that an explicit "urgent" outranks a time of day: "run
+    today's cycle ... this is urgent" is urgent, not merely soon."""
+    current = draft.urgency
+    if current is None or (current.value is Urgency.SOON and urgency is Urgency.NOW):
+        draft.urgency = Mention(urgency, text)
+    elif current.value is not urgency and not (
+        current.value is Urgency.NOW and urgency is Urgency.SOON
+    ):
+        draft.conflict(text, current.text)
 
 
 def default_now() -> datetime:

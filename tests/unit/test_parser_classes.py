@@ -333,3 +333,77 @@ def test_a_hyphenated_english_compound_is_not_a_package_from_context(text: str) 
     req = parse(text)
     names = {s.name for s in req.software}
     assert not names & {"time-budget", "cross-validation", "long-range"}
+
+
+# -- urgency: "now" that means "currently", negated urgency, misspellings, precedence -------
+
+
+def urgency(text: str) -> str | None:
+    found = parse(text).urgency
+    return found.value if found else None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the code now supports HIP as well, 2 GPUs",
+        "right now the pipeline takes 5 hours on 8 cores",
+        "we now use 64 cores for this",
+        "it can process 40 files at once on 16 cores",
+        "for now a single node is enough",
+    ],
+)
+def test_now_meaning_currently_is_no_urgency(text: str) -> None:
+    req = parse(text)
+    assert req.urgency is None
+    assert "now" not in req.unresolved and "once" not in req.unresolved
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "is anything free right now?",
+        "I need it now.",
+        "please start at once",
+        "can it begin at once, 4 nodes",
+    ],
+)
+def test_now_ending_the_thought_is_urgent(text: str) -> None:
+    assert urgency(text) == "now"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a long study, nothing urgent",
+        "it isn't urgent, 4 nodes",
+        "this is a background project rather than anything urgent",
+        "not that urgent honestly",
+        "no need to hurry with this one",
+    ],
+)
+def test_negated_urgency_is_no_rush(text: str) -> None:
+    assert urgency(text) == "no_rush"
+
+
+@pytest.mark.parametrize(
+    "text", ["urgnet, the review is tomorrow", "very urgetn pls", "needed imediately"]
+)
+def test_a_misspelt_urgent(text: str) -> None:
+    assert urgency(text) == "now"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we must rerun today's batch; it is urgent",
+        "results this afternoon would be great - actually it's urgent",
+        "Urgent: today's forecast cycle",
+    ],
+)
+def test_urgent_outranks_a_time_of_day(text: str) -> None:
+    assert urgency(text) == "now"
+
+
+def test_tonight_spelt_informally_is_soon() -> None:
+    assert urgency("can I get 16 cores tonite?") == "soon"
