@@ -102,11 +102,19 @@ _ISO = (
     r"(?:(?:t|\s+(?:at\s+)?)(?P<hh>\d{1,2}):(?P<mm>[0-5]\d)(?::(?P<ss>[0-5]\d))?)?"
     r"(?:\s*(?P<tz>z|utc|[+-]\d{2}:?\d{2}))?"
 )
+_NAMED_DAY = rf"(?:{_WEEKDAY})\.?,?\s+(?:the\s+)?"
+"""A weekday before a date restates it ("Friday 11 December", "Friday the 11th")."""
+_HOLIDAY = r"(?:christmas(?:\s+eve|\s+day)?|xmas|new\s+year'?s?(?:\s+eve|\s+day)?)"
 _WHEN = (
     rf"(?:{_ISO}"
-    rf"|(?:(?P<rel>{_RELDAY})|(?:(?P<wmod>next|this|coming)\s+)?(?P<wd>{_WEEKDAY})\.?"
-    rf"|(?P<mon1>{_MONTH})\.?\s+(?P<day1>\d{{1,2}}){_ORD}(?:,?\s+(?P<year1>\d{{4}}))?"
-    rf"|(?P<day2>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mon2>{_MONTH})\.?(?:,?\s+(?P<year2>\d{{4}}))?)"
+    rf"|(?:(?P<rel>{_RELDAY})"
+    rf"|(?:{_NAMED_DAY})?(?P<mon1>{_MONTH})\.?\s+(?P<day1>\d{{1,2}}){_ORD}"
+    rf"(?:,?\s+(?P<year1>\d{{4}}))?"
+    rf"|(?:{_NAMED_DAY})?(?P<day2>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mon2>{_MONTH})\.?"
+    rf"(?:,?\s+(?P<year2>\d{{4}}))?"
+    rf"|(?:{_NAMED_DAY})?(?P<day3>\d{{1,2}})(?:st|nd|rd|th)(?!\w)"
+    rf"|(?P<hol>{_HOLIDAY})"
+    rf"|(?:(?P<wmod>next|this|coming)\s+)?(?P<wd>{_WEEKDAY})\.?)"
     rf"(?:\s+(?:at\s+)?(?P<time1>{_TIME}))?"
     rf"|(?P<time2>{_TIME})"
     rf"(?:\s+(?P<rel2>today|tonight|tomorrow)"
@@ -118,11 +126,25 @@ _DEADLINE_RE = re.compile(
     rf"|{alternation(lexicon.DEADLINE_BY_WORDS)})\s*:?\s*(?:(?:at|on)\s+)?(?:the\s+)?{_WHEN}",
     FLAGS,
 )
+_DEADLINE_TYPO_RE = re.compile(
+    rf"(?<!\w)(?P<typo>de[a-z]{{4,7}})\s*:\s*(?:(?:at|on)\s+)?(?:the\s+)?{_WHEN}",
+    FLAGS,
+)
+"""A misspelt "deadline:" before a date ("deadine: tomorow noon")."""
+
+
+def _deadline_typo(m: re.Match[str]) -> bool:
+    word = m.group("typo").lower()
+    return word != "deadline" and typo_of(word, ("deadline",), 1) is not None
+
+
 _WITHIN_RE = re.compile(
     rf"(?<!\w){alternation(lexicon.DEADLINE_WITHIN_WORDS)}\s+(?:about\s+|around\s+|~\s*)?"
     rf"(?P<dur>{DURATION})(?:\s+from\s+now)?",
     FLAGS,
 )
+_NEXT_HOUR_RE = re.compile(r"(?<!\w)(?:within|in)\s+the\s+(?:next\s+|coming\s+)?hour(?!\w)", FLAGS)
+"""A deadline of one hour written without a number: "done in the next hour"."""
 _TIME_LEFT_RE = re.compile(
     r"(?<!\w)(?:(?:i|we)\s+(?:only\s+)?(?:have|got)\s+(?:only\s+|just\s+|about\s+)?"
     rf"(?P<dur>{DURATION})\s+(?:left\s+|remaining\s+)?"
@@ -148,7 +170,7 @@ def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
 
     def absolute(m: re.Match[str]) -> bool:
         try:
-            when = _resolve(m, now, before=bool(m.group("before")))
+            when = _resolve(m, now, before=bool(m.groupdict().get("before")))
         except (ValueError, OverflowError):
             return False
         return _set_deadline(draft, when, m.group(0))
@@ -168,8 +190,17 @@ def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
             draft.deadline_within_s = seconds
         return True
 
+    def next_hour(m: re.Match[str]) -> bool:
+        when = now + timedelta(hours=1)
+        if not _set_deadline(draft, when, m.group(0)):
+            return False
+        draft.deadline_within_s = 3600
+        return True
+
     scanner.take(_DEADLINE_RE, absolute)
+    scanner.take(_DEADLINE_TYPO_RE, lambda m: _deadline_typo(m) and absolute(m))
     scanner.take(_WITHIN_RE, relative)
+    scanner.take(_NEXT_HOUR_RE, next_hour)
     scanner.take(_TIME_LEFT_RE, relative)
 
 
@@ -370,6 +401,10 @@ def _day(m: re.Match[str], now: datetime, *, before: bool) -> date | None:
         if ahead == 0 and (before or m.group("wmod")) and not m.group("time2"):
             ahead = 7
         return today + timedelta(days=ahead)
+    if m.group("hol"):
+        return _holiday(m.group("hol"), today)
+    if m.group("day3"):
+        return _day_of_month(int(m.group("day3")), today)
     month_name = m.group("mon1") or m.group("mon2")
     if month_name:
         month = lexicon.MONTHS[month_name.lower()]
@@ -381,6 +416,27 @@ def _day(m: re.Match[str], now: datetime, *, before: bool) -> date | None:
             found = date(year + 1, month, day)
         return found
     return None
+
+
+_HOLIDAYS = {"christmaseve": (12, 24), "newyearseve": (12, 31), "newyeareve": (12, 31)}
+
+
+def _holiday(name: str, today: date) -> date:
+    """The next date of a fixed holiday: Christmas (25 Dec), its eve, New Year (1 Jan)."""
+    key = squash(name.replace("'", "")).removesuffix("day")
+    month, day = _HOLIDAYS.get(key, (1, 1) if key.startswith("newyear") else (12, 25))
+    found = date(today.year, month, day)
+    return found if found >= today else date(today.year + 1, month, day)
+
+
+def _day_of_month(day: int, today: date) -> date | None:
+    """ "the 18th": that day of this month, or of next month once it has passed."""
+    year, month = today.year, today.month
+    if day < today.day:
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    if not 1 <= day <= calendar.monthrange(year, month)[1]:
+        return None
+    return date(year, month, day)
 
 
 def _clock(text: str) -> time | None:

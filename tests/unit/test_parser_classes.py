@@ -407,3 +407,57 @@ def test_urgent_outranks_a_time_of_day(text: str) -> None:
 
 def test_tonight_spelt_informally_is_soon() -> None:
     assert urgency("can I get 16 cores tonite?") == "soon"
+
+
+# -- deadlines: dates with weekdays, bare ordinals, holidays, misspelt "deadline" ----------
+
+
+def deadline(text: str) -> str | None:
+    found = parse(text).deadline
+    return found.isoformat() if found else None
+
+
+@pytest.mark.parametrize(
+    ("text", "when"),
+    [
+        ("results needed by Thursday 10 December", "2026-12-10T23:59:59+00:00"),
+        ("please finish before Monday, 14 December", "2026-12-14T00:00:00+00:00"),
+        ("due by Wednesday the 9th", "2026-12-09T23:59:59+00:00"),
+        ("we must be done by the 20th", "2026-12-20T23:59:59+00:00"),
+        ("ideally before the 4th", "2026-12-04T00:00:00+00:00"),
+        ("it has to be finished by the 1st", "2026-12-01T23:59:59+00:00"),  # today
+        ("the paper needs the numbers before Christmas", "2026-12-25T00:00:00+00:00"),
+        ("done by Christmas Eve please", "2026-12-24T23:59:59+00:00"),
+        ("results by New Year", "2027-01-01T23:59:59+00:00"),
+    ],
+)
+def test_dates_with_weekdays_ordinals_and_holidays(text: str, when: str) -> None:
+    assert deadline(text) == when
+
+
+@pytest.mark.parametrize(
+    ("text", "when"),
+    [
+        ("dedline: Friday", "2026-12-04T23:59:59+00:00"),
+        ("deadlne: tomorrow 9am", "2026-12-02T09:00:00+00:00"),
+    ],
+)
+def test_a_misspelt_deadline_label(text: str, when: str) -> None:
+    assert deadline(text) == when
+
+
+@pytest.mark.parametrize("text", ["I need it within the hour", "can this finish in the next hour?"])
+def test_the_next_hour_is_a_deadline_not_a_walltime(text: str) -> None:
+    req = parse(text)
+    assert req.deadline is not None and req.deadline.isoformat() == "2026-12-01T10:00:00+00:00"
+    assert req.compute.walltime_s is None
+
+
+def test_an_ordinal_that_is_no_date_is_no_deadline() -> None:
+    assert deadline("this is our 3rd attempt on 4 nodes") is None
+
+
+def test_a_day_of_the_month_already_past_is_next_month() -> None:
+    later = datetime(2026, 12, 20, 9, 0, tzinfo=UTC)
+    req = parse_requirements("we need it by the 5th", now=later)
+    assert req.deadline is not None and req.deadline.isoformat() == "2027-01-05T23:59:59+00:00"
