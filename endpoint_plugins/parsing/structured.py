@@ -138,15 +138,33 @@ def _nodes(draft: Draft, value: str, text: str) -> bool:
     return True
 
 
-def _cores(per_node: bool) -> Handler:
+def _cores(per_node: bool, mpi: bool = False) -> Handler:
     def handle(draft: Draft, value: str, text: str) -> bool:
         n = _count(value)
         if n is None or n < 1:
             return False
         draft.compute.cores.append(Count(n, text, per_node))
+        draft.mpi_implied = draft.mpi_implied or mpi  # "mpi_ranks: 384" asks for an MPI
         return True
 
     return handle
+
+
+_KEY_ALIASES: dict[str, str] = {
+    **dict.fromkeys(("hrs", "hr", "h", "walltimehrs", "timehrs", "maxhrs"), "hours"),
+    **dict.fromkeys(("mins", "min", "walltimemins"), "minutes"),
+    **dict.fromkeys(
+        ("threads", "nthreads", "numthreads", "workers", "nworkers", "numworkers"), "cores"
+    ),
+}
+"""Other spellings of keys in :data:`_KEYS` ("hrs: 8", "threads=8", "workers: 128")."""
+_PER_UNIT_RE = re.compile(r"per(?:box|host|machine|server|instance|vm)$")
+
+
+def _canonical_key(key: str) -> str:
+    """One spelling per key: aliases, and "per box/host/machine" is per node."""
+    key = _PER_UNIT_RE.sub("pernode", key)
+    return _KEY_ALIASES.get(key, key)
 
 
 def _gpus(per_node: bool | None) -> Handler:
@@ -347,6 +365,10 @@ _KEYS: dict[str, Handler] = {
         _cores(per_node=True),
     ),
     **dict.fromkeys(("gpus", "gpu", "ngpus", "numgpus", "gpucount"), _gpus(per_node=None)),
+    **dict.fromkeys(
+        ("mpiranks", "mpiprocesses", "mpitasks", "nmpi", "nummpiranks"),
+        _cores(per_node=False, mpi=True),
+    ),
     **dict.fromkeys(("totalgpus", "gpustotal"), _gpus(per_node=False)),
     **dict.fromkeys(("gpuspernode", "ngpuspernode"), _gpus(per_node=True)),
     **dict.fromkeys(("gres",), _gres),
@@ -401,8 +423,11 @@ _IGNORED_KEYS = frozenset(
 
 _VALUE = r"(?:\"[^\"\n]{0,200}\"|'[^'\n]{0,200}'|(?!-)[^\s,;\"'{}()\[\]]{1,80})"
 _UNIT_WORD = (
-    r"(?:[ \t]+(?:gb|g|tb|mb|gib|tib|hours?|hrs?|h|minutes?|mins?|days?|usd|dollars)(?!\w))?"
+    r"(?:[ \t]+(?i:gb|g|tb|mb|gib|tib|hours?|hrs?|h|minutes?|mins?|days?|usd|dollars)(?!\w)"
+    r"(?![ \t]*[=:]))?"
 )
+"""A unit written after the value, in any case ("mem = 64 GB"), never the next key
+("mem=128G hours=3")."""
 _EQUALS_RE = re.compile(
     rf"(?<![\w.$/-])(?P<key>[A-Za-z][\w.-]{{0,40}}?)\s*(?<![<>=!~])=(?!=)\s*"
     rf"(?P<value>{_VALUE}{_UNIT_WORD})",
@@ -619,7 +644,7 @@ class _Pairs:
     ) -> bool:
         """Read one pair. True blanks the whole match; False leaves it (or part of it) in the
         text for the other extractors."""
-        key = squash(raw_key.replace(".", ""))
+        key = _canonical_key(squash(raw_key.replace(".", "")))
         value = _unquote(raw_value)
         text = m.group(0)
         if key in ("ntaskspernode", "taskspernode") and (n := _count(value)):

@@ -461,3 +461,41 @@ def test_a_day_of_the_month_already_past_is_next_month() -> None:
     later = datetime(2026, 12, 20, 9, 0, tzinfo=UTC)
     req = parse_requirements("we need it by the 5th", now=later)
     assert req.deadline is not None and req.deadline.isoformat() == "2027-01-05T23:59:59+00:00"
+
+
+# -- key=value: key spellings, units in capitals, a unit never swallows the next key --------
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("threads=12", "total_cores", 12),
+        ("n_threads: 6", "total_cores", 6),
+        ("workers: 40", "total_cores", 40),
+        ("num_workers = 10", "total_cores", 10),
+        ("hrs: 7", "walltime_s", 25200),
+        ("walltime_hrs=2", "walltime_s", 7200),
+        ("mins: 45", "walltime_s", 2700),
+        ("ram_per_host: 256GB", "memory_gb_per_node", 256.0),
+        ("mem_per_machine = 96 GB", "memory_gb_per_node", 96.0),
+        ("memory = 48 GB", "memory_gb_per_node", 48.0),
+        ("walltime = 5 Hours", "walltime_s", 18000),
+    ],
+)
+def test_key_spellings(text: str, field: str, value: float) -> None:
+    assert getattr(parse(text).compute, field) == value
+
+
+def test_mpi_ranks_as_a_key_ask_for_an_mpi() -> None:
+    req = parse("mpi_ranks: 96")
+    assert req.compute.total_cores == 96
+    assert req.mpi is not None
+
+
+def test_a_unit_never_swallows_the_next_key() -> None:
+    compute = parse("mem=256G hours=4 gpus=2").compute
+    assert (compute.memory_gb_per_node, compute.walltime_s, compute.gpus_per_node) == (
+        256.0,
+        14400,
+        2,
+    )
