@@ -182,6 +182,12 @@ _CORES_RE = re.compile(
 _CORES_KEY_RE = re.compile(
     r"(?<!\w)(?:cores?|cpus?)(?P<scope>\s+per\s+node)?\s*[:=]\s*(?P<n>\d{1,7})(?![\w.])", FLAGS
 )
+_WORD_THEN_COUNT_RE = re.compile(
+    r"(?:^|(?<=[,;:]))[ \t]*(?P<word>cores?|cpus?|gpus?)[ \t]+(?P<n>\d{1,7})"
+    r"(?=[ \t]*(?:[,;]|\.?$))",
+    FLAGS | re.M,
+)
+"""A terse list item, word first: "Memory 64GB, cores 8, no GPU"."""
 _RANKS_RE = re.compile(
     rf"{_TOTAL_BEFORE}(?P<n>{COUNT_NO_ARTICLE})\s*(?:-\s*)?(?P<word>{alternation(lexicon.RANK_WORDS)}){_UNIT_END}{_SCOPE}",
     FLAGS,
@@ -206,7 +212,7 @@ _MEMORY_AFTER_RE = re.compile(
 _MEMORY_BEFORE_RE = re.compile(
     rf"(?<!\w)(?P<tot>(?:total|aggregate|combined|overall)\s+)?{_MEMORY}"
     r"(?P<pre>\s+(?:per|of|on|for|in)\s+(?:the\s+|each\s+|a\s+|every\s+)?node)?"
-    r"(?:\s*\(|\s+-)?"
+    r"(?:-?wise)?(?:\s*\(|\s+-|\s*,)?"
     r"(?:\s+(?:should|must|needs?\s+to|has\s+to|will|would|shall)\s+be"
     r"|\s+(?:requirement|needed|usage|footprint|need)\s+(?:is|of)|\s+(?:is|of|around|about))?"
     r"\s*(?:[:=]|>=|\u2265)?\s*"
@@ -238,6 +244,15 @@ _BARE_SIZE_RE = re.compile(
 _COMPUTE_WORD_RE = re.compile(
     r"(?<![a-z])(?:cores?|cpus?|nodes?|gpus?|threads|ranks|vcpus?)(?![a-z])", FLAGS
 )
+_MEMORY_NAMES = ("memory",)
+_MEMORY_TYPO_RE = re.compile(
+    rf"(?<!\w)(?P<word>m[a-z]{{4,6}})\s*[:=]?\s*(?:of\s+)?{SIZE}(?P<scope>{PER_NODE})?", FLAGS
+)
+_SIZE_BEFORE_COMPUTE_RE = re.compile(
+    rf"(?<![\w.]){SIZE}(?=\s*(?:,|and|&|\+|plus)\s*(?P<next>\x00+)(?:\s|$|[,.;?!]))", FLAGS
+)
+"""A bare size listed just before a compute amount already read ("16GB and 1 core"): memory
+per node, as it is when listed after one ("1 core, 16GB")."""
 _NEXT_TO_COMPUTE_RE = re.compile(r"^\s*(?:,|;|and|with|w/|\+|/|&|plus|\x00)*\s*$", FLAGS)
 
 
@@ -358,6 +373,12 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
     scanner.take(_GPUS_KEY_RE, record("gpu", MAX_GPUS))
     scanner.take(_CORES_RE, record("core", MAX_CORES))
     scanner.take(_CORES_KEY_RE, record("core", MAX_CORES))
+    scanner.take(
+        _WORD_THEN_COUNT_RE,
+        lambda m: record("gpu" if m.group("word").lower().startswith("g") else "core", MAX_CORES)(
+            m
+        ),
+    )
     scanner.take(_RANKS_RE, record("rank", MAX_CORES))
     found.sort(key=lambda f: f.start)
     for f, count in zip(found, _pair(scanner, draft, found), strict=True):
@@ -613,7 +634,22 @@ def _extract_memory(scanner: Scanner, draft: Draft) -> None:
             return False
         return handle(m)
 
+    def before_compute(m: re.Match[str]) -> bool:
+        start, end = m.span("next")
+        return bool(_COMPUTE_WORD_RE.search(scanner.original[start:end])) and handle(m)
+
+    def misspelt(m: re.Match[str]) -> bool:
+        """ "Memroy 64GB", "meory: 32 GB": a memory word one edit away, then a size."""
+        from endpoint_plugins.parsing.vocabulary import typo_of
+
+        word = m.group("word").lower()
+        if word in _MEMORY_NAMES or typo_of(word, _MEMORY_NAMES, 1) is None:
+            return False
+        return handle(m)
+
     scanner.take(_MEMORY_AFTER_RE, handle)
     scanner.take(_MEMORY_BEFORE_RE, handle)
+    scanner.take(_MEMORY_TYPO_RE, misspelt)
     scanner.take(_MEMORY_SCOPED_RE, handle)
     scanner.take(_BARE_SIZE_RE, beside_compute)
+    scanner.take(_SIZE_BEFORE_COMPUTE_RE, before_compute)

@@ -49,10 +49,13 @@ SEPARATOR = (
     rf"|\s+(?:code|package|library|software|module|tool|toolkit|suite|framework|program)\s+"
     rf"(?=(?:version|release|v)\s*\d)"
     rf"|-(?=v?\d)"
-    rf"|\s*,\s*(?=(?:{_BEFORE}|{_PREFIX}|{_SYMBOL}))|\s*)"
+    rf"|\s*,\s*(?=(?:{_BEFORE}|{_PREFIX}|{_SYMBOL}))"
+    rf"|\s*,\s*(?:anything\s+|any\s+version\s+|any\s+)?(?={VERSION}(?:\+(?![\w+])|\s+{_AFTER}(?!\w)))"
+    rf"|\s*)"
 )
 """What may stand between a name and its version: ``gcc@12``, ``lammps/2Aug2023``, ``x-1.2``,
-and a comma when an operator follows it ("cp2k, at least version 2023.2")."""
+and a comma when an operator stands before or after the version ("cp2k, at least version
+2023.2", "Open MPI, 4.1 at the very least", "openmpi, anything 4.0 or above")."""
 
 _RANGE_RE = re.compile(
     rf"^\s*(?:between\s+(?P<a1>{VERSION})\s+and\s+(?P<b1>{VERSION})"

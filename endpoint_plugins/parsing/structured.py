@@ -161,10 +161,21 @@ _KEY_ALIASES: dict[str, str] = {
 _PER_UNIT_RE = re.compile(r"per(?:box|host|machine|server|instance|vm)$")
 
 
+_TIME_KEY_RE = re.compile(
+    r"^(?:max|total|req|requested)?(?:wall|run|job)?(?:time|clock)?(?:limit)?"
+)
+
+
 def _canonical_key(key: str) -> str:
-    """One spelling per key: aliases, and "per box/host/machine" is per node."""
+    """One spelling per key: aliases, "per box/host/machine" is per node, and a time key that
+    names its unit ("max_runtime_hours", "runtime_minutes") is hours or minutes."""
     key = _PER_UNIT_RE.sub("pernode", key)
-    return _KEY_ALIASES.get(key, key)
+    key = _KEY_ALIASES.get(key, key)
+    for unit, canonical in (("hours", "hours"), ("hrs", "hours"), ("minutes", "minutes")):
+        stem = key.removesuffix(unit)
+        if stem != key and stem and _TIME_KEY_RE.fullmatch(stem):
+            return canonical
+    return key
 
 
 def _gpus(per_node: bool | None) -> Handler:
@@ -377,7 +388,10 @@ _KEYS: dict[str, Handler] = {
         ("mem", "memory", "ram", "mempernode", "memorypernode", "rampernode"),
         _memory("node"),
     ),
-    **dict.fromkeys(("totalmemory", "memtotal", "totalmem", "memorytotal"), _memory("total")),
+    **dict.fromkeys(
+        ("totalmemory", "memtotal", "totalmem", "memorytotal", "ramtotal", "totalram"),
+        _memory("total"),
+    ),
     **dict.fromkeys(("mempercpu", "mempercore", "memorypercore", "pmem"), _memory("core")),
     **dict.fromkeys(
         ("time", "walltime", "runtime", "timelimit", "duration", "wallclock", "wall", "maxtime"),
@@ -662,7 +676,7 @@ class _Pairs:
             self.draft.exclude(Feature.GPU)
             self.draft.compute.cpu_only = Mention(True, text)
             return True
-        if "budget" in key or "cost" in key:
+        if "budget" in key or "cost" in key or key.startswith("spend"):
             return _budget(self.draft, value, text)
         scoped = _SCOPED_VALUE_RE.match(value)
         if scoped and key in _SCOPABLE:

@@ -38,7 +38,7 @@ _LONG_UNIT = alternation(lexicon.DURATION_UNITS_S)
 _SHORT_UNIT = rf"(?-i:[{''.join(lexicon.SHORT_DURATION_UNITS_S)}])"
 _NOT_SIZE = rf"(?!\s*(?:of\s+)?(?:{alternation(lexicon.MEMORY_WORDS)}|b)(?!\w))"
 _SEGMENT = (
-    rf"(?:(?:\d{{1,6}}(?:\.\d{{1,3}})?|{NUMBER_WORD})\s*(?:-\s*)?{_LONG_UNIT}(?!\w)"
+    rf"(?:(?:\d{{1,6}}(?:\.\d{{1,3}})?(?:-?ish)?|{NUMBER_WORD})\s*(?:-\s*)?{_LONG_UNIT}(?!\w)"
     rf"|\d{{1,6}}{_SHORT_UNIT}(?![a-z]){_NOT_SIZE}|\d{{1,6}}(?:\.\d)?\s(?-i:h)(?![\w-]))"
 )
 _HALF = r"(?:\s+and\s+(?:a\s+)?half(?!\w))?"
@@ -49,7 +49,8 @@ DURATION = (
 """A duration: "2 hours", "1.5 days", "an hour", "2h30m", "1 day and 4 hours", "half an hour"."""
 
 _SEGMENT_RE = re.compile(
-    rf"(?P<num>\d{{1,6}}(?:\.\d{{1,3}})?|{NUMBER_WORD})\s*(?:-\s*)?(?P<unit>{_LONG_UNIT})(?!\w)"
+    rf"(?P<num>\d{{1,6}}(?:\.\d{{1,3}})?|{NUMBER_WORD})(?:-?ish)?\s*(?:-\s*)?(?P<unit>{_LONG_UNIT})"
+    r"(?!\w)"
     rf"|(?P<snum>\d{{1,6}})\s?(?P<short>{_SHORT_UNIT})",
     FLAGS,
 )

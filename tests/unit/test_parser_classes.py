@@ -499,3 +499,72 @@ def test_a_unit_never_swallows_the_next_key() -> None:
         14400,
         2,
     )
+
+
+# -- versions across a comma, amounts with loose wording --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "implementation", "constraint"),
+    [
+        ("MPI-wise we rely on MPICH, 4.1 or newer", "mpich", ">=4.1"),
+        ("we use Intel MPI, anything 2021.6 or later", "intel-mpi", ">=2021.6"),
+        ("Open MPI, 5.0+ please", "openmpi", ">=5.0"),
+    ],
+)
+def test_an_mpi_version_after_a_comma_with_an_operator(
+    text: str, implementation: str, constraint: str
+) -> None:
+    mpi = parse(text).mpi
+    assert mpi is not None and mpi.implementation == implementation
+    assert [str(c) for c in mpi.constraints] == [constraint]
+
+
+def test_a_package_version_after_a_comma_with_an_operator() -> None:
+    assert versions(parse("we need julia, 1.10 or later"), "julia") == [">=1.10"]
+
+
+def test_a_comma_without_an_operator_does_not_join_a_count() -> None:
+    req = parse("lammps, 4 nodes")
+    assert versions(req, "lammps") == []
+    assert req.compute.nodes == 4
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("it is memory hungry: memory, about 700 GB in total", "memory_gb_total", 700.0),
+        ("Memory-wise, 90 GB should do", "memory_gb_per_node", 90.0),
+        ("RAM-wise, 48 GB", "memory_gb_per_node", 48.0),
+        ("could I get 24GB and 2 cores?", "memory_gb_per_node", 24.0),
+        ("Memmory 128GB, 4 nodes", "memory_gb_per_node", 128.0),
+        ("memroy: 32 GB", "memory_gb_per_node", 32.0),
+        ("Storage aside; cores 12, GPUs 0", "total_cores", 12),
+        ("about 6ish hours", "walltime_s", 21600),
+        ("10-ish hours on 2 nodes", "walltime_s", 36000),
+    ],
+)
+def test_amounts_in_loose_wording(text: str, field: str, value: float) -> None:
+    assert getattr(parse(text).compute, field) == value
+
+
+def test_a_size_before_a_walltime_is_not_memory() -> None:
+    req = parse("64 GB and 2 hours")
+    assert req.compute.memory_gb_per_node is None
+    assert "64 GB" in req.unresolved
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ('{"max_runtime_hours": 5}', "walltime_s", 18000),
+        ("job_time_minutes: 90", "walltime_s", 5400),
+        ("total_ram = 2 TB", "memory_gb_total", 2000.0),
+    ],
+)
+def test_keys_that_name_their_unit(text: str, field: str, value: float) -> None:
+    assert getattr(parse(text).compute, field) == value
+
+
+def test_a_spending_cap_key_is_a_budget() -> None:
+    assert parse('{"spend_limit_usd": 75}').budget_usd == 75.0
