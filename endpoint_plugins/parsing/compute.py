@@ -129,6 +129,13 @@ _LAST_UNIT_RE = re.compile(
     rf"{alternation(lexicon.CORE_WORDS)})(?!\w)",
     FLAGS,
 )
+_TIMES_AFTER_RE = re.compile(
+    rf"(?<![\w-])(?:(?P<node>{alternation(lexicon.NODE_WORDS)})|(?P<vendor>nvidia|amd|intel)|"
+    rf"(?P<model>{_MODEL})s?|{_GPU_WORD})(?:\s+(?:{_GPU_WORD}|cards?))?\s*[x\u00d7*]\s*"
+    rf"(?P<n>\d{{1,4}})(?![\w.])(?P<scope>{PER_NODE})?",
+    FLAGS,
+)
+"""A multiplier after the unit: "nvidia x2", "H100 x 8", "nodes x4", "GPUs x4 each"."""
 _VENDOR_CHOICE_RE = re.compile(
     r"(?<!\w)(?:either\s+)?(?:nvidia|amd|intel)"
     r"(?:\s*(?:,\s*)?(?:or|/|and/or|,)\s*(?:nvidia|amd|intel))+(?!\w)",
@@ -328,6 +335,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_NODES_RE, nodes)
     scanner.take(_NODES_KEY_RE, nodes)
     scanner.take(_GPU_THEN_COUNT_RE, lambda m: _gpu_then_count(draft, m))
+    scanner.take(_TIMES_AFTER_RE, lambda m: _times_after(draft, m, node_spans))
     _extract_counts(scanner, draft, node_spans)
     scanner.take(_OF_THEM_RE, lambda m: _gpus_of_them(scanner, draft, m))
     scanner.take(_FUZZY_UNIT_RE, lambda m: _fuzzy_unit(draft, m))
@@ -542,6 +550,24 @@ def _gpu_then_count(draft: Draft, m: re.Match[str]) -> bool:
     if not in_range(n, 1, MAX_GPUS):
         return False
     draft.compute.gpus.append(Count(n, m.group(0), per_node=True))
+    if m.group("model"):
+        _record_model(draft, m.group("model"), m.group(0))
+    _record_vendor(draft, m.group(0))
+    draft.compute.gpu_mentioned = True
+    return True
+
+
+def _times_after(draft: Draft, m: re.Match[str], node_spans: list[tuple[int, int]]) -> bool:
+    n = int(m.group("n"))
+    if m.group("node"):
+        if not in_range(n, 1, MAX_NODES):
+            return False
+        draft.compute.nodes.append(Mention(n, m.group(0)))
+        node_spans.append(m.span())
+        return True
+    if not in_range(n, 1, MAX_GPUS):
+        return False
+    draft.compute.gpus.append(Count(n, m.group(0), per_node=bool(m.group("scope"))))
     if m.group("model"):
         _record_model(draft, m.group("model"), m.group(0))
     _record_vendor(draft, m.group(0))

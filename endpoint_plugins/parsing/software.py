@@ -320,6 +320,7 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         return True
 
     _read_module_items(draft)
+    _rejoin_gpu_names(scanner)
     scanner.take(_VERSION_OF_RE, version_of)
     scanner.take(_CATALOGUE_RE, catalogued)
     scanner.take(_UNKNOWN_RE, unknown)
@@ -446,6 +447,32 @@ def _release_number_after(m: re.Match[str]) -> bool:
 def _capitalised(name: str) -> bool:
     """A word written with a capital first letter and lower case after it ("Octopus")."""
     return len(name) >= 3 and name[0].isupper() and name[1:].isalpha() and name[1:].islower()
+
+
+_GPU_SUFFIXED_RE = re.compile(
+    r"(?<![\w.-])(?P<stem>[a-z][\w.]*(?:-[\w.]+)*)-(?P<gpu>\x00{3})(?![\w-])", FLAGS
+)
+_GPU_PREFIX_WORDS = frozenset(
+    """
+    multi single dual quad many non per cpu any all one two four eight big small full nvidia
+    amd intel
+    """.split()
+)
+
+
+def _rejoin_gpu_names(scanner: Scanner) -> None:
+    """ "AutoDock-GPU", "pennylane-lightning-gpu": a package whose name ends in "-GPU". The
+    compute stage read the GPU; the name gets its last part back when the rest of it is no
+    English word ("multi-GPU" and "single-GPU" stay adjectives)."""
+    for m in list(_GPU_SUFFIXED_RE.finditer(scanner.text)):
+        start, end = m.span("gpu")
+        if scanner.original[start:end].lower() != "gpu":
+            continue
+        parts = m.group("stem").lower().split("-")
+        if any(p in _GPU_PREFIX_WORDS or lookup(lexicon.GPU_MODELS, p) for p in parts):
+            continue  # "multi-GPU", "A100-GPU"
+        if any(not p.isdigit() and not english_word(p) for p in parts):
+            scanner.restore(start, end)
 
 
 def _english_before_year_or_comma(m: re.Match[str], name: str) -> bool:

@@ -568,3 +568,40 @@ def test_keys_that_name_their_unit(text: str, field: str, value: float) -> None:
 
 def test_a_spending_cap_key_is_a_budget() -> None:
     assert parse('{"spend_limit_usd": 75}').budget_usd == 75.0
+
+
+# -- names ending in -GPU, multipliers after the unit ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("we need VinaXB-GPU 2.1 for docking, one GPU", "vinaxb-gpu"),
+        ("install qsimcirq-gpu please, 2 GPUs", "qsimcirq-gpu"),
+        ("the thundersvm-gpu build on an A100", "thundersvm-gpu"),
+    ],
+)
+def test_a_package_whose_name_ends_in_gpu_keeps_it(text: str, name: str) -> None:
+    names = [s.name for s in parse(text).software]
+    assert name in names
+    assert name.removesuffix("-gpu") not in names
+
+
+@pytest.mark.parametrize(
+    "text", ["a multi-GPU run on 2 nodes", "a single-GPU job", "an NVIDIA-GPU node", "A100-GPU"]
+)
+def test_adjectives_before_gpu_are_not_package_names(text: str) -> None:
+    assert not any("gpu" in s.name for s in parse(text).software)
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("accelerators: nvidia x4", "gpus_per_node", 4),
+        ("L40S x 2 for a day", "gpus_per_node", 2),
+        ("compute nodes x3, 64 cores each", "nodes", 3),
+        ("2 nodes, GPUs x8 each", "gpus_per_node", 8),
+    ],
+)
+def test_a_multiplier_after_the_unit(text: str, field: str, value: int) -> None:
+    assert getattr(parse(text).compute, field) == value
