@@ -81,10 +81,13 @@ _PRE_OP = (
     r"(?:(?:version|release)s?\s+(?:of\s+)?)?)?"
 )
 _OR_VERSION = (
-    r"(?P<orver>(?:\s*,\s*(?:version\s+|v)?\d{1,4}\.\d[\w.]{0,20}(?![\w.])){0,4}"
-    r"\s*,?\s*or\s+(?:version\s+|v)?\d{1,4}\.\d[\w.]{0,20}(?![\w.]))?"
+    r"(?P<orver>(?:\s*,\s*(?:version\s+|v)?\d{1,4}(?:\.\d[\w.]{0,20})?(?![\w.])){0,4}"
+    r"\s*,?\s*or\s+(?:version\s+|v)?\d{1,4}(?:\.\d[\w.]{0,20})?(?![\w.])"
+    r"(?!\s*(?:-\s*)?(?:nodes?|cores?|cpus?|gpus?|ranks?|tasks?|threads|hours?|hrs?|h|days?|"
+    r"min(?:ute)?s?|gb|tb|g|x)(?!\w)))?"
 )
-"""More exact versions of the same package: "python 3.9, 3.10 or 3.11"."""
+"""More exact versions of the same package: "python 3.9, 3.10 or 3.11", "gcc 12 or 13" (not
+"lammps 2 or 4 nodes": a unit after the number makes it a count)."""
 _CATALOGUE_RE = re.compile(
     rf"{WORD_START}{_PRE_OP}(?P<name>{_CATALOGUED})"
     rf"(?P<attached>\d[\d.]{{0,20}})?{WORD_END}{_WITH_SPEC}{_OR_VERSION}",
@@ -149,7 +152,8 @@ _GPU_VARIANTS = frozenset(("cuda", "rocm", "hip", "kokkos", "sycl", "opencl", "p
 """After "with", only these read as variants: "LAMMPS with MPI" asks for MPI, a library."""
 
 _JOIN_OR_RE = re.compile(
-    r"\s*(?:,\s*)?(?:or|or\s+else|or\s+alternatively|alternatively|otherwise|or\s+maybe|"
+    r"\s*(?:\([^()\n]{1,30}\)\s*)?(?:#\s*)?(?:,\s*)?"
+    r"(?:or|or\s+else|or\s+alternatively|alternatively|otherwise|or\s+maybe|"
     r"or\s+perhaps|or\s+possibly|or\s+even)\s*",
     FLAGS,
 )
@@ -269,7 +273,7 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         if orver and len(constraints) == 1 and constraints[0].op is Comparator.EQ:
             others = [
                 v
-                for found in re.findall(r"\d{1,4}\.\d[\w.]{0,20}", orver)
+                for found in re.findall(r"\d{1,4}(?:\.\d[\w.]{0,20})?", orver)
                 if (v := clean_version(found))
             ]
             if others:
@@ -341,6 +345,8 @@ def group_alternatives(scanner: Scanner, draft: Draft) -> None:
         names = list(dict.fromkeys(name for _, _, name in run))
         if saw_or and len(names) > 1:
             groups.append(names)
+        elif saw_or and len(run) > 1:
+            _versions_as_choices(draft, names[0])  # "OpenFOAM v2312 or OpenFOAM 11"
 
     for span in spans:
         if run:
@@ -361,6 +367,15 @@ def group_alternatives(scanner: Scanner, draft: Draft) -> None:
         kept = [n for n in group if n not in required]
         if len(kept) > 1:
             draft.alternatives.append(kept)
+
+
+def _versions_as_choices(draft: Draft, name: str) -> None:
+    """One package named twice with two exact versions, joined by "or": either version will
+    do. Kept as two exact constraints on one package, no release could ever satisfy it."""
+    constraints = draft.software.get(name, [])
+    versions = [c.version for c in constraints if c.op is Comparator.EQ]
+    if len(versions) > 1 and len(versions) == len(constraints):
+        draft.version_choices.append((name, versions))
 
 
 def _restatements_merged(

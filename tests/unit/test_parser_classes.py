@@ -605,3 +605,54 @@ def test_adjectives_before_gpu_are_not_package_names(text: str) -> None:
 )
 def test_a_multiplier_after_the_unit(text: str, field: str, value: int) -> None:
     assert getattr(parse(text).compute, field) == value
+
+
+# -- alternatives: integer versions, a bracket or a comment before "or" ----------------------
+
+
+def choices(req: Requirements) -> list[str]:
+    return [str(a) for a in req.alternatives]
+
+
+@pytest.mark.parametrize(
+    ("text", "group"),
+    [
+        ("gcc 13 or 14 is fine", "gcc ==13 or gcc ==14"),
+        ("we can use CUDA 11 or 12", "cuda ==11 or cuda ==12"),
+        ("Julia 1.9 or 1.10 for the analysis", "julia ==1.9 or julia ==1.10"),
+    ],
+)
+def test_integer_versions_joined_by_or(text: str, group: str) -> None:
+    assert choices(parse(text)) == [group]
+
+
+@pytest.mark.parametrize("text", ["lammps on 2 or 4 nodes", "cuda 12, 2 or 4 GPUs"])
+def test_counts_joined_by_or_are_not_versions(text: str) -> None:
+    assert choices(parse(text)) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tool: gmsh   # or netgen-mesher, either works",
+        "gromacs (any recent build) or netgen-mesher",
+    ],
+)
+def test_or_after_a_comment_mark_or_a_bracket(text: str) -> None:
+    req = parse(text)
+    assert len(req.alternatives) == 1
+    assert {s.name for s in req.alternatives[0].any_of} >= {"netgen-mesher"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "either OpenFOAM v2406 (ESI) or OpenFOAM 12 (Foundation) is fine",
+        "GROMACS 2023.3 or GROMACS 2024.1",
+    ],
+)
+def test_one_package_named_twice_with_or_is_a_choice_of_versions(text: str) -> None:
+    req = parse(text)
+    assert len(req.alternatives) == 1
+    assert len(req.alternatives[0].any_of) == 2
+    assert not req.software  # never two exact versions required at once
