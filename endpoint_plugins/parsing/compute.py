@@ -136,6 +136,8 @@ _TIMES_AFTER_RE = re.compile(
     FLAGS,
 )
 """A multiplier after the unit: "nvidia x2", "H100 x 8", "nodes x4", "GPUs x4 each"."""
+_MULTIPLIER_HINT_RE = re.compile(r"[,:(x\u00d7*]\s*\d")
+"""Present in every text :data:`_GPU_THEN_COUNT_RE` or :data:`_TIMES_AFTER_RE` can match."""
 _VENDOR_CHOICE_RE = re.compile(
     r"(?<!\w)(?:either\s+)?(?:nvidia|amd|intel)"
     r"(?:\s*(?:,\s*)?(?:or|/|and/or|,)\s*(?:nvidia|amd|intel))+(?!\w)",
@@ -330,14 +332,19 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_CPU_OR_GPU_RE, cpu_or_gpu)
     scanner.take(_GPU_OPTIONAL_RE, cpu_or_gpu)
     scanner.take(_GPU_OR_CPU_RE, cpu_or_gpu)
-    scanner.take(_CPU_TOO_RE, lambda m: _cpu_fallback(draft))
-    scanner.take(_VENDOR_CHOICE_RE, lambda m: _vendor_choice(draft, m))
+    low = scanner.text.lower()  # cheap guards: most requests need none of the rarer forms
+    if "cpu" in low:
+        scanner.take(_CPU_TOO_RE, lambda m: _cpu_fallback(draft))
+    if " or " in low or "/" in low:
+        scanner.take(_VENDOR_CHOICE_RE, lambda m: _vendor_choice(draft, m))
     scanner.take(_NODES_RE, nodes)
     scanner.take(_NODES_KEY_RE, nodes)
-    scanner.take(_GPU_THEN_COUNT_RE, lambda m: _gpu_then_count(draft, m))
-    scanner.take(_TIMES_AFTER_RE, lambda m: _times_after(draft, m, node_spans))
+    if _MULTIPLIER_HINT_RE.search(low):
+        scanner.take(_GPU_THEN_COUNT_RE, lambda m: _gpu_then_count(draft, m))
+        scanner.take(_TIMES_AFTER_RE, lambda m: _times_after(draft, m, node_spans))
     _extract_counts(scanner, draft, node_spans)
-    scanner.take(_OF_THEM_RE, lambda m: _gpus_of_them(scanner, draft, m))
+    if " of th" in low:
+        scanner.take(_OF_THEM_RE, lambda m: _gpus_of_them(scanner, draft, m))
     scanner.take(_FUZZY_UNIT_RE, lambda m: _fuzzy_unit(draft, m))
     scanner.take(_MODEL_RE, lambda m: _record_model(draft, m.group("model"), m.group(0), True))
     scanner.take(_VENDOR_GPU_RE, lambda m: _vendor_mention(draft, m))

@@ -253,7 +253,7 @@ def extract_urgency(scanner: Scanner, draft: Draft) -> None:
 
 
 _URGENT_WORDS = ("urgent", "urgently", "immediately")
-_URGENT_TYPO_RE = re.compile(r"(?<![\w.-])(?:u|r|i)[a-z]{4,10}(?![\w-])", FLAGS)
+_URGENT_TYPO_RE = re.compile(r"(?<![\w.-])(?:ur|ug|ru|im)[a-z]{3,10}(?![\w-])", FLAGS)
 """Candidates for a misspelt "urgent" ("urgnet", "imediately"); checked by edit distance."""
 _CLAUSE_GOES_ON_RE = re.compile(
     r"\s+(?:works?|uses?|runs?|supports?|has|have|is|are|was|were|takes?|needs?|that|each|"

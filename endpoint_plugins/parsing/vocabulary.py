@@ -167,28 +167,28 @@ def typo_of(word: str, choices: Sequence[str], edits: int) -> str | None:
     Only choices whose length is within ``edits`` of the word's can be that close, so only
     those are compared (the parser asks this for every unknown word).
     """
-    by_length = _by_length(choices)
-    near = [
-        c for n in range(len(word) - edits, len(word) + edits + 1) for c in by_length.get(n, ())
-    ]
+    near = _near_in_length(choices, len(word), edits)
+    if not near:
+        return None
     found = process.extractOne(word, near, scorer=OSA.distance, score_cutoff=edits)
     return found[0] if found else None
 
 
-_BY_LENGTH: dict[int, tuple[Sequence[str], dict[int, tuple[str, ...]]]] = {}
+_BY_LENGTH: dict[int, tuple[Sequence[str], dict[tuple[int, int], tuple[str, ...]]]] = {}
 
 
-def _by_length(choices: Sequence[str]) -> dict[int, tuple[str, ...]]:
-    """The choices grouped by length, once per choice list (the lists are module data)."""
+def _near_in_length(choices: Sequence[str], length: int, edits: int) -> tuple[str, ...]:
+    """The choices whose length is within ``edits`` of ``length``, computed once per choice
+    list, length and edit count (the lists are module data, asked for every unknown word)."""
     known = _BY_LENGTH.get(id(choices))
-    if known is not None and known[0] is choices:
-        return known[1]
-    grouped: dict[int, list[str]] = {}
-    for choice in choices:
-        grouped.setdefault(len(choice), []).append(choice)
-    result = {n: tuple(group) for n, group in grouped.items()}
-    _BY_LENGTH[id(choices)] = (choices, result)
-    return result
+    if known is None or known[0] is not choices:
+        known = (choices, {})
+        _BY_LENGTH[id(choices)] = known
+    near = known[1].get((length, edits))
+    if near is None:
+        near = tuple(c for c in choices if abs(len(c) - length) <= edits)
+        known[1][(length, edits)] = near
+    return near
 
 
 def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
