@@ -500,7 +500,8 @@ _ATTACHED_LATER_RE = re.compile(
 _FUZZY_UNIT_RE = re.compile(
     r"(?<![\w.,$-])(?P<n>\d{1,7})\s*(?P<w>[a-z]{3,8})(?![\w-])(?P<each>\s+each(?!\w))?", FLAGS
 )
-_FUZZY_UNITS = ("nodes", "node", "cores", "core", "gpus", "gpu")
+_FUZZY_UNITS = ("nodes", "node", "cores", "core", "gpus", "gpu", "hours", "minutes", "days")
+_FUZZY_SECONDS = {"hours": 3600, "minutes": 60, "days": 86400}
 
 
 def _fuzzy_unit(draft: Draft, m: re.Match[str]) -> bool:
@@ -510,12 +511,18 @@ def _fuzzy_unit(draft: Draft, m: re.Match[str]) -> bool:
     from endpoint_plugins.parsing.vocabulary import typo_of
 
     word = m.group("w").lower()
-    if word in _FUZZY_UNITS or english_word(word):
+    stem_of_unit = any(word[:4] == u[:4] for u in _FUZZY_SECONDS)  # "hourss" is not English
+    if word in _FUZZY_UNITS or (english_word(word) and not stem_of_unit):
         return False
     unit = typo_of(word, _FUZZY_UNITS, 1)
     if unit is None:
         return False
     n, text = int(m.group("n")), m.group(0)
+    if unit in _FUZZY_SECONDS:  # "8 hourss", "30 minuts"
+        if 1 <= n * _FUZZY_SECONDS[unit] <= 10 * 366 * 86400:
+            draft.compute.walltime.append(Mention(n * _FUZZY_SECONDS[unit], text))
+            return True
+        return False
     if unit.startswith("node"):
         draft.compute.nodes.append(Mention(n, text))
     elif unit.startswith("core"):

@@ -292,7 +292,7 @@ class Draft:
     def _requirement(self, name: str) -> SoftwareRequirement:
         return SoftwareRequirement(
             name=name,
-            constraints=tuple(self.software.get(name, ())),
+            constraints=_most_precise(self.software.get(name, [])),
             variants=tuple(self.variants.get(name, ())),
         )
 
@@ -369,3 +369,16 @@ def _merge(
 def _clean(text: str) -> str:
     """Words as the user wrote them, on one line, without blanked spans."""
     return " ".join(text.replace("\x00", " ").split())[:80]
+
+
+def _most_precise(constraints: list[VersionConstraint]) -> tuple[VersionConstraint, ...]:
+    """Exact versions that restate each other keep the most precise one: "SU2 8.0" in prose and
+    ``su2/8.0.0`` in the script are one version, not two that no release could both match."""
+    exact = [c.version for c in constraints if c.op is Comparator.EQ]
+
+    def restated(c: VersionConstraint) -> bool:
+        return c.op is Comparator.EQ and any(
+            v != c.version and v.startswith(c.version + ".") for v in exact
+        )
+
+    return tuple(c for c in constraints if not restated(c))

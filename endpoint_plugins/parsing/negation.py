@@ -66,8 +66,12 @@ _NOT = (
     r"(?:don'?t|do\s+not|doesn'?t|does\s+not|won'?t|will\s+not|shouldn'?t|should\s+not|"
     r"didn'?t|can'?t|cannot|can\s+not|not|never)"
 )
-_MORE = rf"(?:\s*(?:,|or|nor|and|/)\s*(?:(?:a|an|any|the)\s+)?{_FEATURE})*"
-"""Further features under the same negation: "no MPI or a fast network"."""
+_MORE = (
+    rf"(?:\s*(?:,\s*(?:or|nor|and)?|or|nor|and|/)\s*(?:not\s+|no\s+)?(?:(?:a|an|any|the)\s+)?"
+    rf"{_FEATURE})*"
+)
+"""Further features under the same negation: "no MPI or a fast network", "no MPI and not the
+container"."""
 _NEGATED_RE = re.compile(
     rf"(?<![\w-])(?:"
     rf"(?:no|without|w/o|zero|non)[\s-]+(?:need\s+(?:(?:for|of)\s+)?)?{_ARTICLE}{_FEATURE}{_MORE}"

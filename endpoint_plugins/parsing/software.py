@@ -289,8 +289,8 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         if name is None and found.lower() not in filler_words() and found.lower() not in _NOT_NAMES:
             name = found.lower()  # "version 61.0.1 of SWAT+": a version makes the name
         version = clean_version(m.group("version"))
-        if name is None or version is None:
-            return False
+        if name is None or version is None or _DURATION_VERSION_RE.match(m.group("version")):
+            return False  # "3h of blender": a run time, not version 3h
         op = word_comparator(m.group("op")) if m.group("op") else Comparator.EQ
         draft.add_software(
             name, [VersionConstraint(op=op or Comparator.EQ, version=version)], m.span()
@@ -316,6 +316,7 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
             or bool(re.search(r"[-.+\d]", name[1:]))
             or (name.isupper() and len(name) >= 3)  # "SKIRT 9", "HACC 1"
             or capital  # "Octopus 14", "Maya 2024": a capitalised word with a release number
+            or name_shaped(name)  # "MetaBAT 2", "miniAMR 1"
         )
         named = named and bool(_PLAIN_VERSION_RE.match(m.group("spec").rstrip(".")))
         if not constraints or not (explicit or named or looks_like_version(m.group("spec"))):
@@ -464,6 +465,7 @@ def _capitalised(name: str) -> bool:
     return len(name) >= 3 and name[0].isupper() and name[1:].isalpha() and name[1:].islower()
 
 
+_DURATION_VERSION_RE = re.compile(r"^\d{1,4}(?:\.\d)?(?:h|hrs?|hours?|m|mins?|d|days?|s)$", FLAGS)
 _GPU_SUFFIXED_RE = re.compile(
     r"(?<![\w.-])(?P<stem>[a-z][\w.]*(?:-[\w.]+)*)-(?P<gpu>\x00{3})(?![\w-])", FLAGS
 )

@@ -65,6 +65,10 @@ _WALLTIME_RE = re.compile(
     rf"(?:(?P<hms>{_HMS})|(?P<dur>{DURATION}))",
     FLAGS,
 )
+_CATALOGUED_NAMES = alternation(
+    s for name, spellings in lexicon.SOFTWARE.items() for s in (name, *spellings)
+)
+"""After "3 hours of", a catalogued package makes it run time ("3h of Blender rendering")."""
 _RUN_FOR_RE = re.compile(
     r"(?:(?<!\w)(?:for|about|around|approximately|roughly|takes?|taking|lasting|lasts?|~)\s+"
     r"(?:(?:about|around|approximately|roughly|up\s+to|at\s+most)\s+)?)?"
@@ -72,7 +76,7 @@ _RUN_FOR_RE = re.compile(
     rf"(?:\s+(?:of\s+)?{alternation(lexicon.WALLTIME_WORDS)}(?!\w))?"
     r"(?:\s+(?:max(?:imum)?|tops|at\s+most|or\s+less|or\s+so)(?!\w))?"
     r"(?!\s+of\s+(?!(?:wall|compute|computing|run|running|processing|cpu|gpu|work|time|"
-    r"simulation|training)\b)[a-z])",
+    rf"simulation|training|{_CATALOGUED_NAMES})\b)[a-z])",
     FLAGS,
 )
 """A duration is a run time unless it measures something else: "800 hours of speech"."""
@@ -84,7 +88,8 @@ _WALLTIME_AFTER_RE = re.compile(
 
 _ORDINAL_RE = re.compile(r"^\s*(?:a|an)\s+(?:second|sec|minute|min)\b", FLAGS)
 """The article before "second" or "minute" is rarely a duration ("a second buffer")."""
-_REPEAT_RE = re.compile(r"(?<!\w)(?:every|each|per|got|spare|have\s+you)\s*$", FLAGS)
+_REPEAT_RE = re.compile(r"(?<!\w)(?:every|each|per)\s*$", FLAGS)
+_SMALL_TALK_RE = re.compile(r"(?<!\w)(?:got|spare|have\s+you)\s*$", FLAGS)
 """Before a duration, these make it an interval ("every 2 hours") or small talk ("got 2
 minutes?"), not a run time."""
 
@@ -217,6 +222,12 @@ def extract_walltime(scanner: Scanner, draft: Draft) -> None:
             scanner.text, max(0, m.start() - 12), m.start()
         ):
             return False  # "every 2 hours"; but "4 GPUs each for 12 hours" is a walltime
+        if (
+            starts_with_duration
+            and _SMALL_TALK_RE.search(scanner.text, max(0, m.start() - 12), m.start())
+            and re.match(r"\s*\?", scanner.text[m.end() :])
+        ):
+            return False  # "got 2 minutes?"; but "got 3h of rendering" is a run time
         hms = m.groupdict().get("hms")
         seconds = hms_seconds(hms) if hms else duration_seconds(m.group("dur"))
         if seconds is None or not 1 <= seconds <= MAX_WALLTIME_S:

@@ -425,12 +425,20 @@ def _names_in_lists(
             if kind == "unread" and not _shaped_like_a_list_item(word):
                 continue  # "processing", "quickly": English morphology, not a package
             end = start + len(word)
-            if any(_LIST_JOIN_RE.match(original[e:start]) for _, e in named if e <= start) or any(
+            join = _LIST_JOIN_RE if english_word(word) else _LIST_JOIN_ARTICLE_RE
+            if any(join.match(original[e:start]) for _, e in named if e <= start) or any(
                 _LIST_JOIN_RE.match(original[end:s]) for s, _ in named if s >= end
             ):
                 kinds[i] = "name"
                 changed = True
                 break
+
+
+_LIST_JOIN_ARTICLE_RE = re.compile(
+    r"^\s*(?:,|&|/|\+|,?\s*(?:and|or|plus|as\s+well\s+as)(?:\s+the)?)\s*$", re.I
+)
+"""After a package, "and the" still lists one more, when that word is no English word: "MOM6
+and the SIS2 sea-ice model" (but not "Vitis and the card")."""
 
 
 def _lists_of_unread(original: str, words: list[tuple[int, str]], kinds: list[str]) -> None:

@@ -656,3 +656,78 @@ def test_one_package_named_twice_with_or_is_a_choice_of_versions(text: str) -> N
     assert len(req.alternatives) == 1
     assert len(req.alternatives[0].any_of) == 2
     assert not req.software  # never two exact versions required at once
+
+
+# -- run time beside a package, restated versions, lists and negations -----------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("I have 4h of Blender rendering left", 14400),
+        ("roughly 2 hours of GROMACS per replica", 7200),
+        ("we got 6 hours of OpenFOAM post-processing", 21600),
+        ("about 5 hourss on one node", 18000),
+        ("40 minuts of numpy", 2400),
+    ],
+)
+def test_run_time_written_before_a_package_or_misspelt(text: str, seconds: int) -> None:
+    req = parse(text)
+    assert req.compute.walltime_s == seconds
+    assert all(not c.version.endswith(("h", "hours")) for s in req.software for c in s.constraints)
+
+
+def test_hours_of_data_are_still_not_run_time() -> None:
+    assert parse("600 hours of audio recordings").compute.walltime_s is None
+
+
+def test_got_minutes_as_small_talk_is_not_run_time() -> None:
+    assert parse("got 10 minutes?").compute.walltime_s is None
+
+
+@pytest.mark.parametrize(
+    ("text", "version"),
+    [
+        ("OpenMM 8.1, i.e. module openmm/8.1.2", "==8.1.2"),
+        ("Python 3.11 (python/3.11.9 on our side)", "==3.11.9"),
+    ],
+)
+def test_a_version_restated_more_precisely_is_one_version(text: str, version: str) -> None:
+    req = parse(text)
+    name = req.software[0].name
+    assert versions(req, name) == [version]
+
+
+def test_two_different_exact_versions_are_both_kept() -> None:
+    assert versions(parse("gcc 12 here, and gcc 13.2 there"), "gcc") == ["==12", "==13.2"]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("WRF and the WRFDA4 data assimilation system", "wrfda4"),
+        ("GROMACS plus the qmmmtool3 plugin", "qmmmtool3"),
+        ("Blender and MetaRig 2", "metarig"),
+    ],
+)
+def test_a_listed_package_after_and_the(text: str, name: str) -> None:
+    assert name in {s.name for s in parse(text).software}
+
+
+def test_an_english_word_after_and_the_is_no_package() -> None:
+    names = {s.name for s in parse("Vitis 2023.2 and the card, 2 nodes").software}
+    assert "card" not in names
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I don't need MPI and not the container either",
+        "no GPU and no container",
+        "we need no MPI, nor a container",
+    ],
+)
+def test_a_second_negated_feature(text: str) -> None:
+    req = parse(text)
+    assert {f.value for f in req.excluded} >= {"container"}
+    assert req.container is None
