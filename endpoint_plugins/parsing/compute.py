@@ -212,7 +212,8 @@ _PER_CORE_RE = re.compile(PER_CORE, FLAGS)
 _JOIN_RE = re.compile(r"\s*,?\s*(?P<conn>or|and|plus|with|&|\+)?\s*(?:either\s+)?", FLAGS)
 
 _MEMORY = alternation(lexicon.MEMORY_WORDS)
-_MEMORY_SCOPE = rf"(?P<scope>{PER_NODE}|{TOTAL}|{PER_CORE})?"
+_MEMORY_SCOPE = rf"(?P<scope>{PER_CORE}|{PER_NODE}|{TOTAL})?"
+"""Per core first: "2 GB each core" is per core, "2 GB each" per node."""
 _MEMORY_AFTER_RE = re.compile(
     rf"{SIZE}\s*(?:of\s+)?(?P<tot>(?:total|aggregate|combined|overall)\s+)?(?:{_MEMORY})(?!\w)"
     rf"{_MEMORY_SCOPE}",

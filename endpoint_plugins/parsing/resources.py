@@ -39,6 +39,17 @@ _FABRIC_RE = re.compile(
     rf"(?P<fabric>{alternation(_FABRIC_SPELLINGS)})(?:\s+{_GENERATION})?{_NOUN}(?![\w])",
     FLAGS,
 )
+_FABRIC_WORD = alternation(_FABRIC_SPELLINGS)
+_FABRIC_WORD_RE = re.compile(rf"(?<![\w.-]){_FABRIC_WORD}(?!\w)", FLAGS)
+_FABRIC_CHOICE_RE = re.compile(
+    rf"(?<![\w.-])(?:either\s+)?{_FABRIC_WORD}(?:\s*(?:,\s*|/\s*|,?\s*or\s+)(?:an?\s+)?"
+    rf"{_FABRIC_WORD}(?!\w))+{_NOUN}",
+    FLAGS,
+)
+"""Fabrics offered as alternatives: "InfiniBand or Slingshot", "IB/OPA"."""
+_GENERATION_SPEED_RE = re.compile(
+    r"(?<=[a-z\s])(?:hdr|ndr|edr|fdr|xdr)\s+(?P<gbps>\d{2,3})(?![\w.])", FLAGS
+)
 _ROCE_RE = re.compile(rf"(?<!\w){alternation(lexicon.RDMA_ETHERNET_WORDS)}{_NOUN}(?!\w)", FLAGS)
 _LOW_LATENCY_RE = re.compile(
     rf"(?<!\w)(?:{alternation(lexicon.LOW_LATENCY_WORDS)}){_NOUN}(?!\w)", FLAGS
@@ -141,9 +152,27 @@ def extract_network(scanner: Scanner, draft: Draft) -> None:
             draft.set_fabric(Fabric.ETHERNET, m.group(0))
         return True
 
+    def choice(m: re.Match[str]) -> bool:
+        """ "InfiniBand or Slingshot, either is fine": no one fabric is required; when every
+        one offered is a low-latency fabric, low latency is."""
+        offered = {_FABRIC_SPELLINGS.get(squash(f)) for f in _FABRIC_WORD_RE.findall(m.group(0))}
+        offered.discard(None)
+        if len(offered) < 2:
+            return False
+        if Fabric.ETHERNET not in offered:
+            draft.low_latency = True
+        return True
+
+    def generation_speed(m: re.Match[str]) -> bool:
+        """ "InfiniBand NDR 400": the number after the generation is the link speed."""
+        draft.set_speed(float(m.group("gbps")), m.group(0))
+        return True
+
     scanner.take(_SPEED_RE, speed)
     scanner.take(_SPEED_BEFORE_FABRIC_RE, speed_before_fabric)
     scanner.take(_ROCE_RE, roce)
+    scanner.take(_FABRIC_CHOICE_RE, choice)
+    scanner.take(_GENERATION_SPEED_RE, generation_speed)
     scanner.take(_FABRIC_RE, fabric)
     scanner.take(_LOW_LATENCY_RE, low_latency)
 

@@ -26,7 +26,7 @@ from endpoint_plugins.parsing.constraints import parse_constraints
 from endpoint_plugins.parsing.draft import Count, Draft, Mention
 from endpoint_plugins.parsing.scanner import FLAGS, SIZE, Scanner, size_in_gb, squash
 from endpoint_plugins.parsing.timing import duration_seconds, hms_seconds
-from providers.wire.requirements import Feature, GpuVendor, StorageKind
+from providers.wire.requirements import Fabric, Feature, GpuVendor, StorageKind
 
 MAX_JSON_CHARS = 10_000
 _JSON_START_RE = re.compile(r"[{\[]")
@@ -346,8 +346,6 @@ _KEYS: dict[str, Handler] = {
             "totalcores",
             "ntasks",
             "tasks",
-            "ranks",
-            "nranks",
             "np",
             "nprocs",
             "mpiprocs",
@@ -377,7 +375,7 @@ _KEYS: dict[str, Handler] = {
     ),
     **dict.fromkeys(("gpus", "gpu", "ngpus", "numgpus", "gpucount"), _gpus(per_node=None)),
     **dict.fromkeys(
-        ("mpiranks", "mpiprocesses", "mpitasks", "nmpi", "nummpiranks"),
+        ("mpiranks", "mpiprocesses", "mpitasks", "nmpi", "nummpiranks", "ranks", "nranks"),
         _cores(per_node=False, mpi=True),
     ),
     **dict.fromkeys(("totalgpus", "gpustotal"), _gpus(per_node=False)),
@@ -408,6 +406,10 @@ _KEYS: dict[str, Handler] = {
         ("budget", "maxcost", "maxbudget", "budgetusd", "costlimit", "maxusd"), _budget
     ),
     "mpi": _mpi,
+    **dict.fromkeys(
+        ("interconnect", "network", "fabric", "link", "lowlatency", "fastnetwork", "rdma"),
+        _exclusion_or_text(Feature.LOW_LATENCY),
+    ),
     **dict.fromkeys(("container", "containers"), _exclusion_or_text(Feature.CONTAINER)),
 }
 """Keys whose values this module reads itself (squashed: no case, spaces, ``_`` or ``-``)."""
@@ -416,7 +418,8 @@ _TEXT_KEYS = frozenset(
     """
     software app application apps package packages module modules code codes program tools
     tool library libraries requirements requirement env environment stack image containerimage
-    runtime containerruntime network interconnect fabric storage scratch filesystem fs disk
+    runtime containerruntime network interconnect fabric link links storage scratch filesystem
+    fs disk
     deadline urgency priority gpumodel version appversion softwareversion packageversion
     codeversion compiler compilers python language mpiimplementation mpilibrary
     """.split()
@@ -531,8 +534,9 @@ _SELECT_RE = re.compile(
     r"(?<![\w-])select\s*=\s*(?P<n>\d{1,6})(?P<rest>(?::[\w.]+=[\w.]+)+)", FLAGS
 )
 _PBS_NODES_RE = re.compile(
-    r"(?<![\w-])nodes\s*=\s*(?P<n>\d{1,6}):ppn\s*=\s*(?P<ppn>\d{1,6})", FLAGS
+    r"(?<![\w-])nodes\s*=\s*(?P<n>\d{1,6}):ppn\s*=\s*(?P<ppn>\d{1,6})(?P<ib>:ib(?![\w-]))?", FLAGS
 )
+"""Torque's ``nodes=4:ppn=28``; a trailing ``:ib`` is the InfiniBand node property."""
 _DIRECTIVE_RE = re.compile(r"^[ \t]*#(?:SBATCH|PBS|BSUB|\$|COBALT|FLUX:?|MSUB)\b", FLAGS | re.M)
 _SHEBANG_RE = re.compile(r"^[ \t]*#!.*$", re.M)
 _MODULE_RE = re.compile(
@@ -929,6 +933,8 @@ def _select(draft: Draft, m: re.Match[str]) -> bool:
 def _pbs_nodes(draft: Draft, m: re.Match[str]) -> bool:
     draft.compute.nodes.append(Mention(int(m.group("n")), m.group(0)))
     draft.compute.cores.append(Count(int(m.group("ppn")), m.group(0), per_node=True))
+    if m.group("ib"):
+        draft.set_fabric(Fabric.INFINIBAND, m.group(0))
     return True
 
 

@@ -731,3 +731,65 @@ def test_a_second_negated_feature(text: str) -> None:
     req = parse(text)
     assert {f.value for f in req.excluded} >= {"container"}
     assert req.container is None
+
+
+# -- network: fabric alternatives, generation speeds, keys; scheduler properties -------------
+
+
+@pytest.mark.parametrize(
+    ("text", "low_latency"),
+    [
+        ("either Omni-Path or InfiniBand works for us", True),
+        ("IB/Slingshot, we do not mind which", True),
+        ("InfiniBand or Ethernet, whatever is free", False),
+    ],
+)
+def test_fabrics_offered_as_alternatives_require_none(text: str, low_latency: bool) -> None:
+    network = parse(text).network
+    assert network is None or network.fabric is None
+    assert (network is not None and network.low_latency) is low_latency
+
+
+@pytest.mark.parametrize(
+    ("text", "gbps"),
+    [('{"link": "InfiniBand HDR 200"}', 200.0), ("fabric: IB NDR 400 please", 400.0)],
+)
+def test_a_speed_after_the_infiniband_generation(text: str, gbps: float) -> None:
+    req = parse(text)
+    assert req.network is not None and req.network.min_speed_gbps == gbps
+    assert not req.unresolved
+
+
+@pytest.mark.parametrize(
+    "text", ['network = "not needed"', "interconnect: none", '{"fabric": "no"}']
+)
+def test_a_network_key_saying_no(text: str) -> None:
+    req = parse(text)
+    assert [f.value for f in req.excluded] == ["low_latency"]
+    assert req.network is None
+
+
+def test_torque_ib_property_is_infiniband() -> None:
+    req = parse("qsub -l nodes=2:ppn=16:ib -l walltime=1:00:00 run.pbs")
+    assert req.network is not None and req.network.fabric is not None
+    assert req.network.fabric.value == "infiniband"
+    assert (req.compute.nodes, req.compute.cores_per_node) == (2, 16)
+
+
+@pytest.mark.parametrize("text", ["ranks: 64", "nranks = 64", "mpi_tasks: 64"])
+def test_rank_keys_ask_for_an_mpi(text: str) -> None:
+    req = parse(text)
+    assert req.compute.total_cores == 64
+    assert req.mpi is not None
+
+
+def test_tasks_alone_ask_for_no_mpi() -> None:
+    req = parse("tasks: 64")
+    assert req.compute.total_cores == 64
+    assert req.mpi is None
+
+
+@pytest.mark.parametrize("text", ["memory 3 GB each core", "3 GB of RAM each core"])
+def test_memory_each_core_is_per_core(text: str) -> None:
+    assert parse(text).compute.memory_gb_per_node is None
+    assert parse(text + ", 2 nodes x 10 cores").compute.memory_gb_per_node == 30.0
