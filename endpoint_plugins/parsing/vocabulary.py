@@ -288,6 +288,8 @@ def _classify(
         return "unread"
     if named:
         return "name"
+    if "-" in lower and _phrase_compound(lower):
+        return "unread"  # "MPI-wise", "HIPAA-compliant", "mesoscale-to-LES", "on-prem"
     if not name_shaped(word) and near_catalogue_name(word) is None and _near_filler(lower, filler):
         return "prose"  # "somone", "shoud": a misspelled ordinary word
     # Context makes a package of a word no dictionary knows; an English word stays unread.
@@ -477,6 +479,29 @@ def _shaped_like_a_list_item(word: str) -> bool:
         and len(word) > 2
         and not word.lower().endswith(_ENGLISH_ENDINGS)
     )
+
+
+_ADJECTIVE_ENDS = frozenset(
+    """
+    wise compliant based aware like style free level scale driven bound intensive heavy ready
+    enabled friendly oriented specific related dependent sensitive critical limited only
+    """.split()
+)
+"""Second parts that make a hyphenated word an adjective, not a name ("MPI-wise")."""
+_PHRASE_INSIDE = frozenset("to of and or in on the a an by for with vs per".split())
+_PHRASE_STARTS = frozenset("on off in out over under post pre non anti self semi co".split())
+
+
+def _phrase_compound(word: str) -> bool:
+    """A hyphenated word built like English, not like a package name: an adjective ending
+    ("HIPAA-compliant", "MPI-wise"), a function word inside ("mesoscale-to-LES",
+    "limitation-of-liability"), or a prefix before a clipped word ("on-prem", "post-proc")."""
+    parts = word.split("-")
+    if len(parts) < 2 or any(ch.isdigit() for ch in word):
+        return False
+    if parts[-1] in _ADJECTIVE_ENDS or any(p in _PHRASE_INSIDE for p in parts[1:-1]):
+        return True
+    return parts[0] in _PHRASE_STARTS and all(len(p) <= 5 or english_word(p) for p in parts[1:])
 
 
 def _english_compound(word: str) -> bool:

@@ -793,3 +793,38 @@ def test_tasks_alone_ask_for_no_mpi() -> None:
 def test_memory_each_core_is_per_core(text: str) -> None:
     assert parse(text).compute.memory_gb_per_node is None
     assert parse(text + ", 2 nodes x 10 cores").compute.memory_gb_per_node == 30.0
+
+
+# -- hyphenated words built like English phrases are not package names ---------------------
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "GDPR-compliant",
+        "storage-wise",
+        "NUMA-aware",
+        "latency-bound",
+        "city-to-street",
+        "state-of-practice",
+        "on-site",
+        "post-proc",
+        "pre-alloc",
+    ],
+)
+def test_a_phrase_compound_is_not_a_package(word: str) -> None:
+    req = parse(f"we need a {word} setup on 2 nodes")
+    assert word.lower() not in {s.name for s in req.software}
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("please install py-spy on 2 nodes", "py-spy"),
+        ("run hpl-ai on 8 nodes", "hpl-ai"),
+        ("we use scikit-image and nccl-tests", "scikit-image"),
+        ("kick off osu-micro-benchmarks on two nodes", "osu-micro-benchmarks"),
+    ],
+)
+def test_real_hyphenated_names_are_still_packages(text: str, name: str) -> None:
+    assert name in {s.name for s in parse(text).software}
