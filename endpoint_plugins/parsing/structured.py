@@ -464,7 +464,8 @@ _LONG_VALUED = (
 )
 _LONG_SPACED_RE = re.compile(rf"(?<![\w-])--(?P<key>{_LONG_VALUED})\s+(?P<value>{_VALUE})", FLAGS)
 _SHORT_FLAG_RE = re.compile(
-    rf"(?<![\w-])-(?P<key>[A-Za-z]|np|gpu)(?:\s*=\s*|\s+|(?=\d))(?P<value>{_VALUE})", FLAGS
+    rf"(?<![\w-])-(?P<key>nnodes|np|gpu|[A-Za-z])(?:\s*=\s*|\s+|(?=\d))(?P<value>{_VALUE})",
+    FLAGS,
 )
 _FLAG_CONTEXT_RE = re.compile(
     r"(?<![\w-])(?:sbatch|salloc|srun|qsub|bsub|mpirun|mpiexec|flux\s+(?:run|submit|batch))"
@@ -782,7 +783,9 @@ class _Pairs:
             text = tasks.text + (f" {cpus.text}" if cpus else "")
             self.draft.compute.cores.append(Count(per_node, text, per_node=True))
         elif cpus is not None and not self.draft.compute.cores:
-            self.draft.compute.cores.append(Count(cpus.value, cpus.text, per_node=True))
+            # "-c 8" alone sizes one task, not the node or the job (see parsing.compute's
+            # per-task rule): requirement-like, so it blocks READY instead of being dropped.
+            self.draft.unresolved.append(_clean(cpus.text))
 
 
 _CONSTRAINING_SWITCHES = frozenset(("exclusive", "contiguous", "no-kill", "overcommit"))
@@ -819,6 +822,7 @@ _PBS_FLAGS = {
     "W": "dependency",
 }
 _LSF_FLAGS = {
+    "nnodes": "nodes",
     "n": "ntasks",
     "W": "time",
     "q": "queue",

@@ -828,3 +828,25 @@ def test_a_phrase_compound_is_not_a_package(word: str) -> None:
 )
 def test_real_hyphenated_names_are_still_packages(text: str, name: str) -> None:
     assert name in {s.name for s in parse(text).software}
+
+
+# -- scheduler flags: cpus per task alone, LSF -nnodes ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["sbatch -c 12 -t 2:00:00 job.sh", "#SBATCH --cpus-per-task=6\n#SBATCH --time=01:00:00"],
+)
+def test_cpus_per_task_alone_sizes_one_task(text: str) -> None:
+    req = parse(text)
+    assert req.compute.cores_per_node is None and req.compute.total_cores is None
+    assert req.unresolved  # requirement-like: blocks READY rather than being dropped
+
+
+def test_cpus_per_task_with_tasks_per_node_is_cores_per_node() -> None:
+    compute = parse("sbatch -N 3 --ntasks-per-node=2 --cpus-per-task=8 job.sh").compute
+    assert (compute.nodes, compute.cores_per_node) == (3, 16)
+
+
+def test_lsf_nnodes() -> None:
+    assert parse("#BSUB -nnodes 12\n#BSUB -W 30").compute.nodes == 12
