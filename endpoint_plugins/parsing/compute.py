@@ -298,11 +298,9 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         if n is None or not in_range(n, 1, MAX_NODES):
             return False
         text = m.group(0)
-        groups = m.groupdict()
-        article = m.group("n").strip().lower() in ("a", "an")
-        if not (article and groups.get("gpu")):  # "on a GPU node" names the kind, not a count
-            c.nodes.append(Mention(n, text))
+        c.nodes.append(Mention(n, text))
         node_spans.append(m.span())
+        groups = m.groupdict()
         if groups.get("cpn"):
             c.cores.append(Count(int(groups["cpn"]), text, per_node=True))
         if groups.get("gpn"):

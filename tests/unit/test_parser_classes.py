@@ -850,17 +850,3 @@ def test_cpus_per_task_with_tasks_per_node_is_cores_per_node() -> None:
 
 def test_lsf_nnodes() -> None:
     assert parse("#BSUB -nnodes 12\n#BSUB -W 30").compute.nodes == 12
-
-
-@pytest.mark.parametrize(
-    "text", ["please put it on a GPU node", "an A100 node for 3 hours", "a gpu node w/ 64GB"]
-)
-def test_a_gpu_node_with_the_article_names_the_kind_not_a_count(text: str) -> None:
-    compute = parse(text).compute
-    assert compute.nodes is None
-    assert compute.gpus_per_node == 1
-
-
-@pytest.mark.parametrize(("text", "nodes"), [("one GPU node", 1), ("3 GPU nodes", 3)])
-def test_a_counted_gpu_node_is_a_node_count(text: str, nodes: int) -> None:
-    assert parse(text).compute.nodes == nodes
