@@ -850,3 +850,21 @@ def test_cpus_per_task_with_tasks_per_node_is_cores_per_node() -> None:
 
 def test_lsf_nnodes() -> None:
     assert parse("#BSUB -nnodes 12\n#BSUB -W 30").compute.nodes == 12
+
+
+# -- versions stated later in the sentence, after "but", and release names -----------------
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "constraints"),
+    [
+        ("the NWChem version must be 7.2.2 exactly", "nwchem", ["==7.2.2"]),
+        ("HDF5 version has to be between 1.12 and 1.14", "hdf5", [">=1.12", "<=1.14"]),
+        ("our petsc version should be 3.21", "petsc", ["==3.21"]),
+        ("numpy 1.26 or newer, but not 2.0", "numpy", [">=1.26", "!=2.0"]),
+        ("module load matlab/R2022a", "matlab", ["==R2022a"]),
+        ("MATLAB R2024b on one node", "matlab", ["==R2024b"]),
+    ],
+)
+def test_versions_in_more_wordings(text: str, name: str, constraints: list[str]) -> None:
+    assert versions(parse(text), name) == constraints
