@@ -44,7 +44,7 @@ from endpoint_plugins.parsing.vocabulary import (
     name_shaped,
     near_catalogue_name,
 )
-from providers.wire.requirements import Comparator, VersionConstraint
+from providers.wire.requirements import Comparator, MPIRequirement, VersionConstraint
 
 _WITH_SPEC = rf"(?:{SEPARATOR}(?P<spec>{SPEC})(?:\s*\))?)?"
 
@@ -196,14 +196,31 @@ def extract_containers(scanner: Scanner, draft: Draft) -> None:
 
 
 def extract_mpi(scanner: Scanner, draft: Draft) -> None:
-    """An MPI library, named ("Open MPI 4.1") or not ("with MPI": any implementation)."""
+    """An MPI library, named ("Open MPI 4.1") or not ("with MPI": any implementation).
+
+    "We use Open MPI, but any MPI will do" asks for any MPI: the named one is what they have,
+    not what they need."""
 
     def handle(m: re.Match[str]) -> bool:
         implementation = lookup(lexicon.MPI_IMPLEMENTATIONS, m.group("name"))
         draft.set_mpi(implementation, _constraints(m), m.group(0))
         return True
 
+    any_mpi = scanner.take(_ANY_MPI_RE, lambda m: True)
     scanner.take(_MPI_RE, handle)
+    if any_mpi:
+        draft.mpi = MPIRequirement()
+
+
+_ANY_MPI_RE = re.compile(
+    r"(?<!\w)any\s+(?:other\s+|recent\s+|modern\s+|standard\s+|decent\s+)?mpi"
+    r"(?:\s+(?:implementation|library|flavou?r|stack))?\s+(?:should\s+be|would\s+be|is|will\s+be)?"
+    r"\s*(?:fine|ok(?:ay)?|acceptable|good|do|work)"
+    r"|(?<!\w)any\s+(?:other\s+|recent\s+|modern\s+)?mpi(?:\s+implementation|\s+library)?"
+    r"\s+(?:will|would|should|can)\s+(?:do|work)(?!\w)",
+    FLAGS,
+)
+"""Any MPI accepted in so many words: "any recent MPI should be fine", "any MPI will do"."""
 
 
 def extract_variants(scanner: Scanner, draft: Draft) -> None:

@@ -868,3 +868,22 @@ def test_lsf_nnodes() -> None:
 )
 def test_versions_in_more_wordings(text: str, name: str, constraints: list[str]) -> None:
     assert versions(parse(text), name) == constraints
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we run Intel MPI today, but any MPI implementation would be fine",
+        "MVAPICH preferred; any other MPI will do though",
+        "Open MPI 5 is what we built with, any recent MPI library should work",
+    ],
+)
+def test_any_mpi_accepted_overrides_the_one_they_use(text: str) -> None:
+    mpi = parse(text).mpi
+    assert mpi is not None
+    assert mpi.implementation is None and not mpi.constraints
+
+
+def test_a_named_mpi_alone_is_still_required() -> None:
+    mpi = parse("needs Intel MPI 2021.10").mpi
+    assert mpi is not None and mpi.implementation == "intel-mpi"
