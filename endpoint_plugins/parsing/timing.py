@@ -89,6 +89,13 @@ _WALLTIME_AFTER_RE = re.compile(
 _ORDINAL_RE = re.compile(r"^\s*(?:a|an)\s+(?:second|sec|minute|min)\b", FLAGS)
 """The article before "second" or "minute" is rarely a duration ("a second buffer")."""
 _REPEAT_RE = re.compile(r"(?<!\w)(?:every|each|per)\s*$", FLAGS)
+_ASKED_FOR_RE = re.compile(
+    r"(?<!\w)(?:plan|request|ask|book|reserve|allocate|allow|budget|set\s+the\s+walltime)"
+    r"(?:\s+(?:for|us|me))?\s*(?:about\s+|around\s+|roughly\s+|~\s*)?$",
+    FLAGS,
+)
+"""Before a duration: the run time asked for ("please plan for 24 hours"), which outranks a
+run time described ("it took a bit under 20 hours")."""
 _SMALL_TALK_RE = re.compile(r"(?<!\w)(?:got|spare|have\s+you)\s*$", FLAGS)
 """Before a duration, these make it an interval ("every 2 hours") or small talk ("got 2
 minutes?"), not a run time."""
@@ -232,7 +239,11 @@ def extract_walltime(scanner: Scanner, draft: Draft) -> None:
         seconds = hms_seconds(hms) if hms else duration_seconds(m.group("dur"))
         if seconds is None or not 1 <= seconds <= MAX_WALLTIME_S:
             return False
-        draft.compute.walltime.append(Mention(seconds, m.group(0)))
+        mention = Mention(seconds, m.group(0))
+        if _ASKED_FOR_RE.search(scanner.text, max(0, m.start() - 30), m.start()):
+            draft.compute.walltime.insert(0, mention)  # asked for beats described
+        else:
+            draft.compute.walltime.append(mention)
         return True
 
     scanner.take(_WALLTIME_RE, handle)

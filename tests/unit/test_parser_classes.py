@@ -887,3 +887,15 @@ def test_any_mpi_accepted_overrides_the_one_they_use(text: str) -> None:
 def test_a_named_mpi_alone_is_still_required() -> None:
     mpi = parse("needs Intel MPI 2021.10").mpi
     assert mpi is not None and mpi.implementation == "intel-mpi"
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("Last time it took 10 hours, so please plan for 14 hours.", 50400),
+        ("The run needs about 2 hours but please request 3 hours to be safe", 10800),
+        ("it ran for 5 hours last week; book 6 hours", 21600),
+    ],
+)
+def test_the_run_time_asked_for_beats_the_one_described(text: str, seconds: int) -> None:
+    assert parse(text).compute.walltime_s == seconds
