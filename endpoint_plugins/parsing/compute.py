@@ -121,9 +121,12 @@ _GPU_THEN_COUNT_RE = re.compile(
 """The count written after the GPU phrase: "MI250X GPUs, 4 per node", "A100s: 8 each"."""
 _OF_THEM_RE = re.compile(
     rf"(?<![\w.,$])(?P<n>\d{{1,3}}|{alternation(['two', 'three', 'four', 'six', 'eight'])})"
-    r"\s+of\s+(?:them|those|these)(?!\w)",
+    r"\s+of\s+(?:them|those|these)(?!\w)"
+    r"|(?<!\w)(?:need|want|grab|take|get)\s+(?:like\s+|about\s+|maybe\s+|just\s+)?"
+    r"(?P<bare>\d{1,2})(?=\s+for\s|\s*[,.;!?)]|\s*$)",
     FLAGS,
 )
+"""A count of GPUs named before: "Intel GPUs ... on 2 of them", "spare H200s? need 4 for 5h"."""
 _LAST_UNIT_RE = re.compile(
     rf"(?<!\w)(?:(?P<gpu>{_GPU_WORD}|{_MODEL})s?|{alternation(lexicon.NODE_WORDS)}|"
     rf"{alternation(lexicon.CORE_WORDS)})(?!\w)",
@@ -344,8 +347,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         scanner.take(_GPU_THEN_COUNT_RE, lambda m: _gpu_then_count(draft, m))
         scanner.take(_TIMES_AFTER_RE, lambda m: _times_after(draft, m, node_spans))
     _extract_counts(scanner, draft, node_spans)
-    if " of th" in low:
-        scanner.take(_OF_THEM_RE, lambda m: _gpus_of_them(scanner, draft, m))
+    scanner.take(_OF_THEM_RE, lambda m: _gpus_of_them(scanner, draft, m))
     scanner.take(_FUZZY_UNIT_RE, lambda m: _fuzzy_unit(draft, m))
     scanner.take(_MODEL_RE, lambda m: _record_model(draft, m.group("model"), m.group(0), True))
     scanner.take(_VENDOR_GPU_RE, lambda m: _vendor_mention(draft, m))
@@ -596,8 +598,13 @@ def _gpus_of_them(scanner: Scanner, draft: Draft, m: re.Match[str]) -> bool:
     units = list(_LAST_UNIT_RE.finditer(scanner.original, max(0, m.start() - 200), m.start()))
     if not units or not units[-1].group("gpu"):
         return False
-    n = to_count(m.group("n"))
+    n = to_count(m.group("n") or m.group("bare"))
     if n is None or not in_range(n, 1, MAX_GPUS):
+        return False
+    if m.group("bare"):
+        scanner.blank(*m.span("bare"))  # "need 4": only the number is the count
+        draft.compute.gpus.append(Count(n, m.group("bare"), per_node=False))
+        draft.compute.gpu_mentioned = True
         return False
     draft.compute.gpus.append(Count(n, m.group(0), per_node=False))
     draft.compute.gpu_mentioned = True

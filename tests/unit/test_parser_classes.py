@@ -899,3 +899,20 @@ def test_a_named_mpi_alone_is_still_required() -> None:
 )
 def test_the_run_time_asked_for_beats_the_one_described(text: str, seconds: int) -> None:
     assert parse(text).compute.walltime_s == seconds
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        ("anyone have free L40S cards? need 2 for an afternoon", 2),
+        ("MI300X available anywhere? we'd want 8, for a day", 8),
+    ],
+)
+def test_need_n_after_a_gpu_question_counts_gpus(text: str, gpus: int) -> None:
+    compute = parse(text).compute
+    assert compute.gpus_per_node == gpus
+
+
+def test_need_n_after_nodes_is_not_a_gpu_count() -> None:
+    compute = parse("you have big nodes; I need 3 for a day").compute
+    assert compute.gpus_per_node is None and compute.total_gpus is None
