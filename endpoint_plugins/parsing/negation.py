@@ -56,6 +56,9 @@ _FEATURE_WORDS: dict[Feature, tuple[str, ...]] = {
         "special interconnect",
         "rdma",
         "infiniband",
+        "omni path",
+        "omnipath",
+        "slingshot",
     ),
 }
 _SPELLING = {s: f for f, spellings in _FEATURE_WORDS.items() for s in spellings}
@@ -67,7 +70,8 @@ _NOT = (
     r"didn'?t|can'?t|cannot|can\s+not|not|never)"
 )
 _MORE = (
-    rf"(?:\s*(?:,\s*(?:or|nor|and)?|or|nor|and|/)\s*(?:not\s+|no\s+)?(?:(?:a|an|any|the)\s+)?"
+    rf"(?:\s*(?:,\s*(?:or|nor|and)?|or|nor|and|/)\s*(?:not\s+|no\s+)?"
+    rf"(?:(?:a|an|any|the|other|any\s+other|some\s+other)\s+)?"
     rf"{_FEATURE})*"
 )
 """Further features under the same negation: "no MPI or a fast network", "no MPI and not the

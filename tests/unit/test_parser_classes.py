@@ -916,3 +916,17 @@ def test_need_n_after_a_gpu_question_counts_gpus(text: str, gpus: int) -> None:
 def test_need_n_after_nodes_is_not_a_gpu_count() -> None:
     compute = parse("you have big nodes; I need 3 for a day").compute
     assert compute.gpus_per_node is None and compute.total_gpus is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we don't need Omni-Path or any other fast interconnect",
+        "no InfiniBand nor other high speed network needed",
+        "we do not need RDMA or some other low latency fabric",
+    ],
+)
+def test_or_other_keeps_the_negation(text: str) -> None:
+    req = parse(text)
+    assert [f.value for f in req.excluded] == ["low_latency"]
+    assert req.network is None or not req.network.low_latency
