@@ -132,7 +132,8 @@ _EXPLICIT_SPEC = (
 """A version that says it is one, after a variant: "GROMACS with CUDA, version 2024 or later"."""
 _WITH_VARIANT_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*[,(]?\s*"
-    r"(?P<built>(?:that\s+is\s+|which\s+is\s+)?(?:built|compiled|configured)\s+)?"
+    r"(?P<built>(?:that\s+is\s+|which\s+is\s+|(?:has|have|needs?)\s+to\s+be\s+|must\s+be\s+|"
+    r"should\s+be\s+)?(?:built|compiled|configured|patched)\s+)?"
     rf"(?P<how>with|without|w/o|w/|minus|plus)\s+(?:the\s+)?(?:(?P<v>{_VARIANT_WORDS})"
     r"(?P<support>\s+(?:support|enabled|backend|acceleration|offload|package|variant))?)"
     r"(?![\w-]|\.\w|\s+v?\d)"
@@ -140,6 +141,12 @@ _WITH_VARIANT_RE = re.compile(
     FLAGS,
 )
 """Variants after the name: "GROMACS 2023 with CUDA", "hdf5 built without MPI"."""
+_ENABLED_AFTER_RE = re.compile(
+    rf"{WORD_START}(?P<name>{_CATALOGUED}){WORD_END}{_WITH_SPEC}\s*,\s*(?P<v>{_VARIANT_WORDS})"
+    r"[\s-]+(?:enabled|support|build|variant)(?!\w)",
+    FLAGS,
+)
+"""A variant named after the package and a comma: "QE 7.3, ELPA enabled"."""
 _PREFIX_VARIANT_RE = re.compile(
     rf"(?<![\w-])(?:(?:a|an|the)\s+)?(?P<v>{_VARIANT_WORDS})[\s-]+"
     r"(?:enabled|aware|accelerated|capable|powered|build\s+of|version\s+of|variant\s+of|"
@@ -265,6 +272,7 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
 
     scanner.take(_SPACK_SPEC_RE, spack)
     scanner.take(_WITH_VARIANT_RE, after)
+    scanner.take(_ENABLED_AFTER_RE, before)
     scanner.take(_PREFIX_VARIANT_RE, before)
 
 

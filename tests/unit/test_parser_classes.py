@@ -930,3 +930,18 @@ def test_or_other_keeps_the_negation(text: str) -> None:
     req = parse(text)
     assert [f.value for f in req.excluded] == ["low_latency"]
     assert req.network is None or not req.network.low_latency
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "variant"),
+    [
+        ("HDF5 has to be built with MPI support", "hdf5", "+mpi"),
+        ("PETSc must be compiled with HYPRE", "petsc", "+hypre"),
+        ("LAMMPS 2Aug2023 patched with PLUMED", "lammps", "+plumed"),
+        ("CP2K 2024.1, ELPA enabled", "cp2k", "+elpa"),
+        ("GROMACS 2024, CUDA build", "gromacs", "+cuda"),
+    ],
+)
+def test_variants_in_more_wordings(text: str, name: str, variant: str) -> None:
+    found = [s for s in parse(text).software if s.name == name]
+    assert found and variant in found[0].variants
