@@ -24,7 +24,7 @@ from datetime import datetime
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.constraints import parse_constraints
 from endpoint_plugins.parsing.draft import Count, Draft, Mention
-from endpoint_plugins.parsing.scanner import FLAGS, SIZE, Scanner, size_in_gb, squash
+from endpoint_plugins.parsing.scanner import FLAGS, SIZE, Scanner, lookup, size_in_gb, squash
 from endpoint_plugins.parsing.timing import duration_seconds, hms_seconds
 from providers.wire.requirements import Fabric, Feature, GpuVendor, StorageKind
 
@@ -571,6 +571,14 @@ _RUNTIME_LINE_RE = re.compile(
 )
 
 
+_USES_KEY_RE = re.compile(
+    r"^(?:uses|use|using|needs|need|requires|require|with)[_-](?P<name>[a-z][\w.+-]{1,40})$", FLAGS
+)
+"""Boolean keys that name a package: ``uses_cuquantum: true``, ``needs-hdf5 = yes``."""
+_FEATURE_NAMES = frozenset(
+    "mpi gpu gpus container containers docker singularity apptainer infiniband rdma".split()
+)
+"""After ``uses_``, words that name a feature rather than a package."""
 _NAME_KEYS = frozenset(
     "job run experiment case title study task purpose campaign tag label".split()
 )
@@ -683,6 +691,23 @@ class _Pairs:
             return True
         if "budget" in key or "cost" in key or key.startswith("spend"):
             return _budget(self.draft, value, text)
+        used = _USES_KEY_RE.match(raw_key)
+        feature = squash(used.group("name")) if used else ""
+        if used and feature not in _FEATURE_NAMES and squash(value) in _TRUTHY | _FALSY:
+            if squash(value) in _TRUTHY:  # "uses_cuquantum: true" names a package
+                name = used.group("name").lower().replace("_", "-")
+                self.draft.add_software(lookup(lexicon.SOFTWARE, name) or name, [])
+            return True
+        if feature == "mpi" and squash(value) in _TRUTHY:
+            self.draft.mpi_implied = True  # "with_mpi: true"
+            return True
+        if feature in ("gpu", "gpus") and squash(value) in _FALSY:
+            self.draft.exclude(Feature.GPU)  # "use_gpu: false"
+            self.draft.compute.cpu_only = Mention(True, text)
+            return True
+        if feature in ("gpu", "gpus") and squash(value) in _TRUTHY:
+            self.draft.compute.gpu_mentioned = True  # "needs_gpu: yes": one GPU
+            return True
         scoped = _SCOPED_VALUE_RE.match(value)
         if scoped and key in _SCOPABLE:
             key = _SCOPABLE[key]["total" if scoped.group("total") else "node"]

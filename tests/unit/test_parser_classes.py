@@ -945,3 +945,34 @@ def test_or_other_keeps_the_negation(text: str) -> None:
 def test_variants_in_more_wordings(text: str, name: str, variant: str) -> None:
     found = [s for s in parse(text).software if s.name == name]
     assert found and variant in found[0].variants
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("uses_cupy: true", "cupy"),
+        ("needs-netcdf = yes", "netcdf"),
+        ("requires_zarr: y", "zarr"),
+    ],
+)
+def test_a_boolean_key_naming_a_package(text: str, name: str) -> None:
+    assert name in {s.name for s in parse(text).software}
+
+
+def test_a_boolean_key_saying_no_names_nothing() -> None:
+    req = parse("uses_zarr: false")
+    assert not req.software and not req.unresolved
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus", "excluded"),
+    [("use_gpu: false", 0, ["gpu"]), ("needs_gpu: yes", 1, []), ("with_gpus = no", 0, ["gpu"])],
+)
+def test_boolean_gpu_keys(text: str, gpus: int, excluded: list[str]) -> None:
+    req = parse(text)
+    assert (req.compute.gpus_per_node or 0) == gpus
+    assert [f.value for f in req.excluded] == excluded
+
+
+def test_a_boolean_mpi_key_asks_for_an_mpi() -> None:
+    assert parse("with_mpi: true").mpi is not None
