@@ -127,6 +127,7 @@ _OF_THEM_RE = re.compile(
     FLAGS,
 )
 """A count of GPUs named before: "Intel GPUs ... on 2 of them", "spare H200s? need 4 for 5h"."""
+_WANT_HINT_RE = re.compile(r"(?:need|want|grab|take|get)\s+(?:\w+\s+)?\d")
 _LAST_UNIT_RE = re.compile(
     rf"(?<!\w)(?:(?P<gpu>{_GPU_WORD}|{_MODEL})s?|{alternation(lexicon.NODE_WORDS)}|"
     rf"{alternation(lexicon.CORE_WORDS)})(?!\w)",
@@ -347,7 +348,8 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         scanner.take(_GPU_THEN_COUNT_RE, lambda m: _gpu_then_count(draft, m))
         scanner.take(_TIMES_AFTER_RE, lambda m: _times_after(draft, m, node_spans))
     _extract_counts(scanner, draft, node_spans)
-    scanner.take(_OF_THEM_RE, lambda m: _gpus_of_them(scanner, draft, m))
+    if " of th" in low or _WANT_HINT_RE.search(low):
+        scanner.take(_OF_THEM_RE, lambda m: _gpus_of_them(scanner, draft, m))
     scanner.take(_FUZZY_UNIT_RE, lambda m: _fuzzy_unit(draft, m))
     scanner.take(_MODEL_RE, lambda m: _record_model(draft, m.group("model"), m.group(0), True))
     scanner.take(_VENDOR_GPU_RE, lambda m: _vendor_mention(draft, m))

@@ -171,7 +171,8 @@ def extract_network(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_SPEED_RE, speed)
     scanner.take(_SPEED_BEFORE_FABRIC_RE, speed_before_fabric)
     scanner.take(_ROCE_RE, roce)
-    scanner.take(_FABRIC_CHOICE_RE, choice)
+    if " or " in scanner.text or "/" in scanner.text:
+        scanner.take(_FABRIC_CHOICE_RE, choice)
     scanner.take(_GENERATION_SPEED_RE, generation_speed)
     scanner.take(_FABRIC_RE, fabric)
     scanner.take(_LOW_LATENCY_RE, low_latency)

@@ -147,6 +147,7 @@ _ENABLED_AFTER_RE = re.compile(
     FLAGS,
 )
 """A variant named after the package and a comma: "QE 7.3, ELPA enabled"."""
+_ENABLED_HINT_RE = re.compile(r",\s*[\w-]+[\s-]+(?:enabled|support|build|variant)(?!\w)", FLAGS)
 _PREFIX_VARIANT_RE = re.compile(
     rf"(?<![\w-])(?:(?:a|an|the)\s+)?(?P<v>{_VARIANT_WORDS})[\s-]+"
     r"(?:enabled|aware|accelerated|capable|powered|build\s+of|version\s+of|variant\s+of|"
@@ -272,7 +273,8 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
 
     scanner.take(_SPACK_SPEC_RE, spack)
     scanner.take(_WITH_VARIANT_RE, after)
-    scanner.take(_ENABLED_AFTER_RE, before)
+    if _ENABLED_HINT_RE.search(scanner.text):  # the full pattern is costly; most texts lack it
+        scanner.take(_ENABLED_AFTER_RE, before)
     scanner.take(_PREFIX_VARIANT_RE, before)
 
 
