@@ -69,6 +69,7 @@ _NODES_RE = re.compile(
 )
 _ATTACHED_RE = re.compile(
     r"\s*(?:,\s*)?(?:(?:x|\u00d7|\*|with|w/|of|having|each\s+with|each\s+having|and|"
+    r"(?:and\s+)?each\s+(?:of\s+(?:them|those|these)|one)(?:\s+(?:with|has|having))?|"
     r"and\s+each\s+with|\(|:)\s*(?:at\s+least\s+|about\s+|around\s+)?|\s)",
     FLAGS,
 )
@@ -76,7 +77,8 @@ _ATTACHED_RE = re.compile(
 "4 nodes with 32 cores", "4 nodes of 2 GPUs", "2 nodes (64 cores)"."""
 _CPU_OR_GPU_RE = re.compile(
     r"(?<!\w)(?:(?:a|an|the)\s+)?(?:cpus?|cpu[\s-]only|cpu\s+nodes?|cpu\s+cores)\s*"
-    rf"(?:,\s*)?(?:or|/|and/or)\s*(?:(?:on|with|a|an)\s+)?(?:(?P<gpu>{_GPU_WORD})"
+    rf"(?:,\s*)?(?:or|/|and/or)\s*(?:,\s*if\s+[^,;.]{{1,40}},\s*)?(?:(?:on|with|a|an)\s+)?"
+    rf"(?:(?P<gpu>{_GPU_WORD})"
     r"(?:[\s-]+(?:builds?|versions?|nodes?|jobs?|runs?|backends?|mode))?(?!\w)"
     rf"|(?=(?:{COUNT})\s*(?:x\s*)?(?:{_VENDOR}\s+)?(?:{_GPU_WORD}|{_MODEL})))",
     FLAGS,
@@ -96,6 +98,56 @@ _GPU_OPTIONAL_RE = re.compile(
     r"required)(?!\w)",
     FLAGS,
 )
+_CPU_TOO_RE = re.compile(
+    r"(?<!\w)(?:(?:plain|regular|normal|just)\s+)?(?:cpus?|cpu\s+nodes?)\s+"
+    r"(?:would|will|could|should|can)\s+(?:also\s+)?(?:do|work|be\s+(?:fine|ok(?:ay)?))"
+    r"(?:\s+too|\s+as\s+well)?"
+    r"|(?<!\w)(?:works?|runs?|is\s+fine|also\s+works?|also\s+runs?)\s+on\s+(?:a\s+|the\s+)?"
+    r"(?:plain\s+|regular\s+|normal\s+|just\s+)?(?:cpus?|cpu\s+nodes?)(?:\s+only)?"
+    r"\s+(?:too|as\s+well|also)"
+    r"|(?<!\w)(?:cpus?|cpu\s+nodes?)\s+(?:is|are)\s+(?:also\s+)?(?:fine|ok(?:ay)?|acceptable)"
+    r"(?:\s+too|\s+as\s+well)?"
+    r"|(?<!\w)(?:falls?\s+back\s+to|or\s+else)\s+(?:the\s+)?cpus?(?!\w)",
+    FLAGS,
+)
+"""CPUs offered as the fallback, apart from the GPU phrase: "it works on CPU too", "cpu would
+do too", "CPUs are fine as well". With a GPU mentioned, GPUs are an option, not a must."""
+_GPU_THEN_COUNT_RE = re.compile(
+    rf"(?<!\w)(?:{_VENDOR}\s+)?(?:(?P<model>{_MODEL})(?:\s*(?:{_GPU_WORD}|cards?))?|{_GPU_WORD})s?"
+    r"\s*[,:(]\s*(?P<n>\d{1,3})\s*(?P<scope>per\s+(?:node|server|machine|host|box)|each|"
+    r"on\s+each\s+node|a\s+node)(?!\w)",
+    FLAGS,
+)
+"""The count written after the GPU phrase: "MI250X GPUs, 4 per node", "A100s: 8 each"."""
+_OF_THEM_RE = re.compile(
+    rf"(?<![\w.,$])(?P<n>\d{{1,3}}|{alternation(['two', 'three', 'four', 'six', 'eight'])})"
+    r"\s+of\s+(?:them|those|these)(?!\w)"
+    r"|(?<!\w)(?:need|want|grab|take|get)\s+(?:like\s+|about\s+|maybe\s+|just\s+)?"
+    r"(?P<bare>\d{1,2})(?=\s+for\s|\s*[,.;!?)]|\s*$)",
+    FLAGS,
+)
+"""A count of GPUs named before: "Intel GPUs ... on 2 of them", "spare H200s? need 4 for 5h"."""
+_WANT_HINT_RE = re.compile(r"(?:need|want|grab|take|get)\s+(?:\w+\s+)?\d")
+_LAST_UNIT_RE = re.compile(
+    rf"(?<!\w)(?:(?P<gpu>{_GPU_WORD}|{_MODEL})s?|{alternation(lexicon.NODE_WORDS)}|"
+    rf"{alternation(lexicon.CORE_WORDS)})(?!\w)",
+    FLAGS,
+)
+_TIMES_AFTER_RE = re.compile(
+    rf"(?<![\w-])(?:(?P<node>{alternation(lexicon.NODE_WORDS)})|(?P<vendor>nvidia|amd|intel)|"
+    rf"(?P<model>{_MODEL})s?|{_GPU_WORD})(?:\s+(?:{_GPU_WORD}|cards?))?\s*[x\u00d7*]\s*"
+    rf"(?P<n>\d{{1,4}})(?![\w.])(?P<scope>{PER_NODE})?",
+    FLAGS,
+)
+"""A multiplier after the unit: "nvidia x2", "H100 x 8", "nodes x4", "GPUs x4 each"."""
+_MULTIPLIER_HINT_RE = re.compile(r"[,:(x\u00d7*]\s*\d")
+"""Present in every text :data:`_GPU_THEN_COUNT_RE` or :data:`_TIMES_AFTER_RE` can match."""
+_VENDOR_CHOICE_RE = re.compile(
+    r"(?<!\w)(?:either\s+)?(?:nvidia|amd|intel)"
+    r"(?:\s*(?:,\s*)?(?:or|/|and/or|,)\s*(?:nvidia|amd|intel))+(?!\w)",
+    FLAGS,
+)
+"""Two vendors offered as alternatives ("NVIDIA or AMD GPUs"): no vendor is required."""
 _VENDOR_GPU_RE = re.compile(
     rf"(?<!\w)(?P<vendor>nvidia|amd|intel|radeon|instinct|geforce|tesla)\s+"
     rf"(?:(?:data\s*cent(?:er|re)|datacenter|discrete)\s+)?(?:{_GPU_WORD}|cards?|accelerators?|"
@@ -143,6 +195,12 @@ _CORES_RE = re.compile(
 _CORES_KEY_RE = re.compile(
     r"(?<!\w)(?:cores?|cpus?)(?P<scope>\s+per\s+node)?\s*[:=]\s*(?P<n>\d{1,7})(?![\w.])", FLAGS
 )
+_WORD_THEN_COUNT_RE = re.compile(
+    r"(?:^|(?<=[,;:]))[ \t]*(?P<word>cores?|cpus?|gpus?)[ \t]+(?P<n>\d{1,7})"
+    r"(?=[ \t]*(?:[,;]|\.?$))",
+    FLAGS | re.M,
+)
+"""A terse list item, word first: "Memory 64GB, cores 8, no GPU"."""
 _RANKS_RE = re.compile(
     rf"{_TOTAL_BEFORE}(?P<n>{COUNT_NO_ARTICLE})\s*(?:-\s*)?(?P<word>{alternation(lexicon.RANK_WORDS)}){_UNIT_END}{_SCOPE}",
     FLAGS,
@@ -158,7 +216,8 @@ _PER_CORE_RE = re.compile(PER_CORE, FLAGS)
 _JOIN_RE = re.compile(r"\s*,?\s*(?P<conn>or|and|plus|with|&|\+)?\s*(?:either\s+)?", FLAGS)
 
 _MEMORY = alternation(lexicon.MEMORY_WORDS)
-_MEMORY_SCOPE = rf"(?P<scope>{PER_NODE}|{TOTAL}|{PER_CORE})?"
+_MEMORY_SCOPE = rf"(?P<scope>{PER_CORE}|{PER_NODE}|{TOTAL})?"
+"""Per core first: "2 GB each core" is per core, "2 GB each" per node."""
 _MEMORY_AFTER_RE = re.compile(
     rf"{SIZE}\s*(?:of\s+)?(?P<tot>(?:total|aggregate|combined|overall)\s+)?(?:{_MEMORY})(?!\w)"
     rf"{_MEMORY_SCOPE}",
@@ -167,7 +226,7 @@ _MEMORY_AFTER_RE = re.compile(
 _MEMORY_BEFORE_RE = re.compile(
     rf"(?<!\w)(?P<tot>(?:total|aggregate|combined|overall)\s+)?{_MEMORY}"
     r"(?P<pre>\s+(?:per|of|on|for|in)\s+(?:the\s+|each\s+|a\s+|every\s+)?node)?"
-    r"(?:\s*\(|\s+-)?"
+    r"(?:-?wise)?(?:\s*\(|\s+-|\s*,)?"
     r"(?:\s+(?:should|must|needs?\s+to|has\s+to|will|would|shall)\s+be"
     r"|\s+(?:requirement|needed|usage|footprint|need)\s+(?:is|of)|\s+(?:is|of|around|about))?"
     r"\s*(?:[:=]|>=|\u2265)?\s*"
@@ -199,6 +258,15 @@ _BARE_SIZE_RE = re.compile(
 _COMPUTE_WORD_RE = re.compile(
     r"(?<![a-z])(?:cores?|cpus?|nodes?|gpus?|threads|ranks|vcpus?)(?![a-z])", FLAGS
 )
+_MEMORY_NAMES = ("memory",)
+_MEMORY_TYPO_RE = re.compile(
+    rf"(?<!\w)(?P<word>m[a-z]{{4,6}})\s*[:=]?\s*(?:of\s+)?{SIZE}(?P<scope>{PER_NODE})?", FLAGS
+)
+_SIZE_BEFORE_COMPUTE_RE = re.compile(
+    rf"(?<![\w.]){SIZE}(?=\s*(?:,|and|&|\+|plus)\s*(?P<next>\x00+)(?:\s|$|[,.;?!]))", FLAGS
+)
+"""A bare size listed just before a compute amount already read ("16GB and 1 core"): memory
+per node, as it is when listed after one ("1 core, 16GB")."""
 _NEXT_TO_COMPUTE_RE = re.compile(r"^\s*(?:,|;|and|with|w/|\+|/|&|plus|\x00)*\s*$", FLAGS)
 
 
@@ -269,9 +337,19 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_CPU_OR_GPU_RE, cpu_or_gpu)
     scanner.take(_GPU_OPTIONAL_RE, cpu_or_gpu)
     scanner.take(_GPU_OR_CPU_RE, cpu_or_gpu)
+    low = scanner.text.lower()  # cheap guards: most requests need none of the rarer forms
+    if "cpu" in low:
+        scanner.take(_CPU_TOO_RE, lambda m: _cpu_fallback(draft))
+    if " or " in low or "/" in low:
+        scanner.take(_VENDOR_CHOICE_RE, lambda m: _vendor_choice(draft, m))
     scanner.take(_NODES_RE, nodes)
     scanner.take(_NODES_KEY_RE, nodes)
+    if _MULTIPLIER_HINT_RE.search(low):
+        scanner.take(_GPU_THEN_COUNT_RE, lambda m: _gpu_then_count(draft, m))
+        scanner.take(_TIMES_AFTER_RE, lambda m: _times_after(draft, m, node_spans))
     _extract_counts(scanner, draft, node_spans)
+    if " of th" in low or _WANT_HINT_RE.search(low):
+        scanner.take(_OF_THEM_RE, lambda m: _gpus_of_them(scanner, draft, m))
     scanner.take(_FUZZY_UNIT_RE, lambda m: _fuzzy_unit(draft, m))
     scanner.take(_MODEL_RE, lambda m: _record_model(draft, m.group("model"), m.group(0), True))
     scanner.take(_VENDOR_GPU_RE, lambda m: _vendor_mention(draft, m))
@@ -293,6 +371,11 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
             per_node = (bool(scope) and not total) or bool(m.groupdict().get("prenode"))
             if not scope and not total and _attached(scanner.text, node_spans, m.start()):
                 per_node = True
+            elif kind == "core" and not scope and not total and not per_node:
+                if per_task(scanner.original, m.start(), m.end()):
+                    draft.unresolved.append(_per_task_phrase(scanner.original, m))
+                    return True
+                per_node = bool(_ONE_NODE_AFTER_RE.match(scanner.original, m.end()))
             count = Count(n, m.group(0), per_node, total=total)
             found.append(_Found(kind, m.start(), m.end(), count, per_node or total))
             if kind == "gpu":
@@ -310,6 +393,12 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
     scanner.take(_GPUS_KEY_RE, record("gpu", MAX_GPUS))
     scanner.take(_CORES_RE, record("core", MAX_CORES))
     scanner.take(_CORES_KEY_RE, record("core", MAX_CORES))
+    scanner.take(
+        _WORD_THEN_COUNT_RE,
+        lambda m: record("gpu" if m.group("word").lower().startswith("g") else "core", MAX_CORES)(
+            m
+        ),
+    )
     scanner.take(_RANKS_RE, record("rank", MAX_CORES))
     found.sort(key=lambda f: f.start)
     for f, count in zip(found, _pair(scanner, draft, found), strict=True):
@@ -342,6 +431,68 @@ def _pair(scanner: Scanner, draft: Draft, found: list[_Found]) -> list[Count]:
     return counts
 
 
+_NOT_A_NODE = (
+    r"(?!(?:with|having|has|in|on)(?!\w))"
+    r"(?![^.;!?,:\n\x00]*(?<!\w)(?:node|machine|host|server|box)s?(?!\w))"
+)
+"""After "each": not "each with ..." and no node word in the clause ("each run is one node
+with 24 cores" sizes a node, not a task)."""
+_PER_TASK_BEFORE_RE = re.compile(
+    rf"(?<!\w)(?:each|every)\s+{_NOT_A_NODE}[a-z][\w-]*[^.;!?,:\n\x00]{{0,32}}$",
+    FLAGS,
+)
+"""A clause about one unit of work: "each case is 1 core", "every subject uses 4 cores"."""
+_TASK_NOUNS = (
+    r"(?:tasks?|samples?|cases?|subjects?|members?|replicas?|molecules?|workers?|scenarios?|"
+    r"files?|chunks?|array\s+(?:tasks?|elements?|jobs?)|instances?\s+of\s+the\s+code)"
+)
+_PER_TASK_AFTER_RE = re.compile(
+    rf"\s*(?:(?:per|each|for\s+each|for\s+every|a)\s+{_TASK_NOUNS}(?!\w)"
+    r"|(?:\s+|-)?(?:independent\s+|serial\s+|separate\s+|small\s+)?"
+    r"(?:tasks|jobs|runs|processes|simulations|samples|cases|workers)(?!\w))",
+    FLAGS,
+)
+"""After a core count: "4 cores per sample", "single-core tasks", "8-core jobs" (plural)."""
+_ONE_NODE_AFTER_RE = re.compile(
+    r"\s*(?:,\s*)?(?:all\s+)?(?:on|in|of|from|within)\s+(?:a|one|the|that|this|the\s+same|a\s+single|"
+    r"one\s+single|single|1)\s+(?:(?:big|large|fat|shared[\s-]memory|compute|cpu|dedicated|"
+    r"whole|full)\s+)?(?:node|machine|host|server|box)(?!\w)",
+    FLAGS,
+)
+"""After a core count: "32 cores on a single node", "all 128 cores of that node": per node."""
+
+
+def per_task(text: str, start: int, end: int) -> bool:
+    """Whether the count at ``text[start:end]`` sizes one task of many, not the job.
+
+    "each case is 1 core", "4 cores per sample" and "single-core tasks" say how big one unit
+    of work is. Read as the job's total they would contradict the real total ("100 cores in
+    total") or understate it, so such a count is kept unresolved instead.
+    """
+    window = text[max(0, start - 60) : start]
+    return bool(_PER_TASK_BEFORE_RE.search(window) or _PER_TASK_AFTER_RE.match(text, end))
+
+
+_PER_TASK_MEMORY_RE = re.compile(
+    rf"(?<!\w)(?:each|every)\s+(?!(?:one|of)(?!\w)){_NOT_A_NODE}[a-z][\w-]*"
+    r"[^.;!?,:\n\x00]{0,32}$",
+    FLAGS,
+)
+
+
+def _per_task_memory(scanner: Scanner, start: int) -> bool:
+    """Memory in a clause about one unit of work ("each case is 1 core and 2 GB"): per task.
+
+    "each one" and "each of them" are left out: after a node count they mean each node.
+    """
+    return bool(_PER_TASK_MEMORY_RE.search(scanner.original[max(0, start - 60) : start]))
+
+
+def _per_task_phrase(text: str, m: re.Match[str]) -> str:
+    after = _PER_TASK_AFTER_RE.match(text, m.end())
+    return " ".join(text[m.start() : after.end() if after else m.end()].split())[:80]
+
+
 _ATTACHED_LATER_RE = re.compile(
     r"\s*(?:,\s*)?(?:with|w/|having|of|\(|:|each\s+with)\s*(?:(?:at\s+least|minimum|min)\s+)?"
     r"(?:(?:\x00+|\d{1,5}(?:\.\d{1,3})?\s*(?:tb|gb|tib|gib)\s*(?:of\s+)?(?:ram|memory|mem)?)"
@@ -354,7 +505,8 @@ _ATTACHED_LATER_RE = re.compile(
 _FUZZY_UNIT_RE = re.compile(
     r"(?<![\w.,$-])(?P<n>\d{1,7})\s*(?P<w>[a-z]{3,8})(?![\w-])(?P<each>\s+each(?!\w))?", FLAGS
 )
-_FUZZY_UNITS = ("nodes", "node", "cores", "core", "gpus", "gpu")
+_FUZZY_UNITS = ("nodes", "node", "cores", "core", "gpus", "gpu", "hours", "minutes", "days")
+_FUZZY_SECONDS = {"hours": 3600, "minutes": 60, "days": 86400}
 
 
 def _fuzzy_unit(draft: Draft, m: re.Match[str]) -> bool:
@@ -364,12 +516,18 @@ def _fuzzy_unit(draft: Draft, m: re.Match[str]) -> bool:
     from endpoint_plugins.parsing.vocabulary import typo_of
 
     word = m.group("w").lower()
-    if word in _FUZZY_UNITS or english_word(word):
+    stem_of_unit = any(word[:4] == u[:4] for u in _FUZZY_SECONDS)  # "hourss" is not English
+    if word in _FUZZY_UNITS or (english_word(word) and not stem_of_unit):
         return False
     unit = typo_of(word, _FUZZY_UNITS, 1)
     if unit is None:
         return False
     n, text = int(m.group("n")), m.group(0)
+    if unit in _FUZZY_SECONDS:  # "8 hourss", "30 minuts"
+        if 1 <= n * _FUZZY_SECONDS[unit] <= 10 * 366 * 86400:
+            draft.compute.walltime.append(Mention(n * _FUZZY_SECONDS[unit], text))
+            return True
+        return False
     if unit.startswith("node"):
         draft.compute.nodes.append(Mention(n, text))
     elif unit.startswith("core"):
@@ -390,6 +548,69 @@ def _attached(text: str, node_spans: list[tuple[int, int]], start: int) -> bool:
         if len(between) < 60 and _ATTACHED_LATER_RE.fullmatch(between):
             return True
     return False
+
+
+def _cpu_fallback(draft: Draft) -> bool:
+    """CPUs as the fallback: GPUs become an option (only once some GPU is mentioned)."""
+    draft.compute.cpu_fallback = True
+    return True
+
+
+def _vendor_choice(draft: Draft, m: re.Match[str]) -> bool:
+    """ "NVIDIA or AMD": a GPU is meant, but neither vendor is required."""
+    if len({v.lower() for v in _VENDOR_WORD_RE.findall(m.group(0))}) < 2:
+        return False
+    draft.compute.gpu_mentioned = True
+    return True
+
+
+def _gpu_then_count(draft: Draft, m: re.Match[str]) -> bool:
+    n = int(m.group("n"))
+    if not in_range(n, 1, MAX_GPUS):
+        return False
+    draft.compute.gpus.append(Count(n, m.group(0), per_node=True))
+    if m.group("model"):
+        _record_model(draft, m.group("model"), m.group(0))
+    _record_vendor(draft, m.group(0))
+    draft.compute.gpu_mentioned = True
+    return True
+
+
+def _times_after(draft: Draft, m: re.Match[str], node_spans: list[tuple[int, int]]) -> bool:
+    n = int(m.group("n"))
+    if m.group("node"):
+        if not in_range(n, 1, MAX_NODES):
+            return False
+        draft.compute.nodes.append(Mention(n, m.group(0)))
+        node_spans.append(m.span())
+        return True
+    if not in_range(n, 1, MAX_GPUS):
+        return False
+    draft.compute.gpus.append(Count(n, m.group(0), per_node=bool(m.group("scope"))))
+    if m.group("model"):
+        _record_model(draft, m.group("model"), m.group(0))
+    _record_vendor(draft, m.group(0))
+    draft.compute.gpu_mentioned = True
+    return True
+
+
+def _gpus_of_them(scanner: Scanner, draft: Draft, m: re.Match[str]) -> bool:
+    """ "a place with Intel GPUs ... on 2 of them": a count of the last unit named, when that
+    unit is a GPU. Any other antecedent is left unread."""
+    units = list(_LAST_UNIT_RE.finditer(scanner.original, max(0, m.start() - 200), m.start()))
+    if not units or not units[-1].group("gpu"):
+        return False
+    n = to_count(m.group("n") or m.group("bare"))
+    if n is None or not in_range(n, 1, MAX_GPUS):
+        return False
+    if m.group("bare"):
+        scanner.blank(*m.span("bare"))  # "need 4": only the number is the count
+        draft.compute.gpus.append(Count(n, m.group("bare"), per_node=False))
+        draft.compute.gpu_mentioned = True
+        return False
+    draft.compute.gpus.append(Count(n, m.group(0), per_node=False))
+    draft.compute.gpu_mentioned = True
+    return True
 
 
 def _record_vendor(draft: Draft, text: str) -> None:
@@ -437,6 +658,9 @@ def _extract_memory(scanner: Scanner, draft: Draft) -> None:
         scope = ((m.groupdict().get("pre") or "") + (m.groupdict().get("scope") or "")).strip()
         scope = scope.lower()
         mention = Mention(size, m.group(0))
+        if not scope and not m.groupdict().get("tot") and _per_task_memory(scanner, m.start()):
+            draft.unresolved.append(" ".join(m.group(0).split()))
+            return True
         if _PER_CORE_RE.fullmatch(scope):
             c.memory_per_core.append(mention)
         elif m.groupdict().get("tot") or _TOTAL_RE.fullmatch(scope):
@@ -460,7 +684,22 @@ def _extract_memory(scanner: Scanner, draft: Draft) -> None:
             return False
         return handle(m)
 
+    def before_compute(m: re.Match[str]) -> bool:
+        start, end = m.span("next")
+        return bool(_COMPUTE_WORD_RE.search(scanner.original[start:end])) and handle(m)
+
+    def misspelt(m: re.Match[str]) -> bool:
+        """ "Memroy 64GB", "meory: 32 GB": a memory word one edit away, then a size."""
+        from endpoint_plugins.parsing.vocabulary import typo_of
+
+        word = m.group("word").lower()
+        if word in _MEMORY_NAMES or typo_of(word, _MEMORY_NAMES, 1) is None:
+            return False
+        return handle(m)
+
     scanner.take(_MEMORY_AFTER_RE, handle)
     scanner.take(_MEMORY_BEFORE_RE, handle)
+    scanner.take(_MEMORY_TYPO_RE, misspelt)
     scanner.take(_MEMORY_SCOPED_RE, handle)
     scanner.take(_BARE_SIZE_RE, beside_compute)
+    scanner.take(_SIZE_BEFORE_COMPUTE_RE, before_compute)

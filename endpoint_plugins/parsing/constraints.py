@@ -13,8 +13,11 @@ from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.scanner import FLAGS, alternation
 from providers.wire.requirements import Comparator, VersionConstraint
 
-VERSION = r"v?\d[0-9a-z._]{0,40}(?:[-+][a-z][0-9a-z._]{0,30}){0,3}"
-"""A version: starts with a digit; ``-rc1`` and ``+cu118`` suffixes kept, a bare ``+`` not."""
+VERSION = (
+    r"(?:v?\d[0-9a-z._]{0,40}(?:[-+][a-z][0-9a-z._]{0,30}){0,3}|(?-i:R)(?:19|20)\d\d[ab](?!\w))"
+)
+"""A version: starts with a digit; ``-rc1`` and ``+cu118`` suffixes kept, a bare ``+`` not.
+MATLAB-style releases ("R2023b", capital R, year, a or b) are versions too."""
 
 _SYMBOL = alternation(lexicon.VERSION_SYMBOLS)
 _BEFORE = alternation(lexicon.VERSION_WORDS_BEFORE)
@@ -37,7 +40,10 @@ _RANGE = (
 _ONE = rf"(?:{_PREFIX}\s*)?{_OPERATOR}?{VERSION}{_SUFFIX}?"
 _EXPLICIT = rf"(?:{_PREFIX}\s*)?{_OPERATOR}{VERSION}{_SUFFIX}?"
 
-SPEC = rf"(?:{_RANGE}|{_ONE})(?:\s*(?:,|;|&|\band\b|\bbut\b)?\s*{_EXPLICIT}){{0,3}}(?!\w|\.\w)"
+SPEC = (
+    rf"(?:{_RANGE}|{_ONE})(?:\s*(?:,|;|&)?\s*(?:\band\b|\bbut\b)?\s*{_EXPLICIT}){{0,3}}"
+    r"(?!\w|\.\w)"
+)
 """One constraint, or a range, optionally followed by more explicit ones (">=2,<3").
 
 It may end a sentence ("3.10 or newer."): only a dot followed by more of a word continues it.
@@ -49,10 +55,15 @@ SEPARATOR = (
     rf"|\s+(?:code|package|library|software|module|tool|toolkit|suite|framework|program)\s+"
     rf"(?=(?:version|release|v)\s*\d)"
     rf"|-(?=v?\d)"
-    rf"|\s*,\s*(?=(?:{_BEFORE}|{_PREFIX}|{_SYMBOL}))|\s*)"
+    rf"|\s+(?:version|release)\s+(?:must|has\s+to|should|needs\s+to|is\s+to|has\s+got\s+to)"
+    rf"\s+be\s+(?:exactly\s+)?(?=(?:between\s+)?v?\d)"
+    rf"|\s*,\s*(?=(?:{_BEFORE}|{_PREFIX}|{_SYMBOL}))"
+    rf"|\s*,\s*(?:anything\s+|any\s+version\s+|any\s+)?(?={VERSION}(?:\+(?![\w+])|\s+{_AFTER}(?!\w)))"
+    rf"|\s*)"
 )
 """What may stand between a name and its version: ``gcc@12``, ``lammps/2Aug2023``, ``x-1.2``,
-and a comma when an operator follows it ("cp2k, at least version 2023.2")."""
+and a comma when an operator stands before or after the version ("cp2k, at least version
+2023.2", "Open MPI, 4.1 at the very least", "openmpi, anything 4.0 or above")."""
 
 _RANGE_RE = re.compile(
     rf"^\s*(?:between\s+(?P<a1>{VERSION})\s+and\s+(?P<b1>{VERSION})"
@@ -77,9 +88,14 @@ def clean_version(text: str) -> str | None:
     if text[:1] in ("v", "V") and text[1:2].isdigit():
         text = text[1:]
     text = text.rstrip("._-")
+    if _RELEASE_RE.fullmatch(text):
+        return text  # "R2023b"
     if not text or not text[0].isdigit() or len(text) > 64:
         return None
     return text
+
+
+_RELEASE_RE = re.compile(r"R(?:19|20)\d\d[ab]")
 
 
 def _lookup(table: dict[str, Comparator], found: str) -> Comparator | None:

@@ -66,6 +66,8 @@ class ComputeDraft:
     gpu_mentioned: bool = False
     cpu_only: Mention[bool] | None = None
     gpu_or: bool = False
+    cpu_fallback: bool = False
+    """CPUs named as a fallback apart from any GPU phrase ("works on CPU too")."""
     gpu_models: list[Mention[str]] = field(default_factory=list)
     memory_per_node: list[Mention[float]] = field(default_factory=list)
     memory_total: list[Mention[float]] = field(default_factory=list)
@@ -190,6 +192,8 @@ class Draft:
     def build_compute(self) -> ComputeRequirement:
         """Turn the compute mentions into one allocation shape (see module docstring)."""
         c = self.compute
+        if c.cpu_fallback and (c.gpu_mentioned or c.gpus) and c.cpu_only is None:
+            c.gpu_or = True  # "runs on NVIDIA GPUs ... works on CPU too": GPUs are an option
         nodes = self._first(c.nodes)
         cores_per_node = self._first_count(c.cores, per_node=True)
         total_cores = self._first_count(c.cores, per_node=False)
@@ -288,7 +292,7 @@ class Draft:
     def _requirement(self, name: str) -> SoftwareRequirement:
         return SoftwareRequirement(
             name=name,
-            constraints=tuple(self.software.get(name, ())),
+            constraints=_most_precise(self.software.get(name, [])),
             variants=tuple(self.variants.get(name, ())),
         )
 
@@ -365,3 +369,16 @@ def _merge(
 def _clean(text: str) -> str:
     """Words as the user wrote them, on one line, without blanked spans."""
     return " ".join(text.replace("\x00", " ").split())[:80]
+
+
+def _most_precise(constraints: list[VersionConstraint]) -> tuple[VersionConstraint, ...]:
+    """Exact versions that restate each other keep the most precise one: "SU2 8.0" in prose and
+    ``su2/8.0.0`` in the script are one version, not two that no release could both match."""
+    exact = [c.version for c in constraints if c.op is Comparator.EQ]
+
+    def restated(c: VersionConstraint) -> bool:
+        return c.op is Comparator.EQ and any(
+            v != c.version and v.startswith(c.version + ".") for v in exact
+        )
+
+    return tuple(c for c in constraints if not restated(c))

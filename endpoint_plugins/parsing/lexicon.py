@@ -779,6 +779,18 @@ URGENCY_WORDS: dict[Urgency, tuple[str, ...]] = {
         "any time",
         "anytime",
         "eventually",
+        "nothing urgent",
+        "not anything urgent",
+        "rather than anything urgent",
+        "isn't urgent",
+        "is not urgent",
+        "not that urgent",
+        "not very urgent",
+        "not too urgent",
+        "not super urgent",
+        "no need to hurry",
+        "no need to rush",
+        "not time critical",
     ),
     Urgency.NOW: (
         "as soon as possible",
@@ -804,6 +816,8 @@ URGENCY_WORDS: dict[Urgency, tuple[str, ...]] = {
         "this morning",
         "this afternoon",
         "this evening",
+        "tonite",
+        "later today",
     ),
 }
 """Urgency phrases. No-rush phrases come first so "not urgent" is never read as "urgent"."""

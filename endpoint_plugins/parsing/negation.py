@@ -56,6 +56,9 @@ _FEATURE_WORDS: dict[Feature, tuple[str, ...]] = {
         "special interconnect",
         "rdma",
         "infiniband",
+        "omni path",
+        "omnipath",
+        "slingshot",
     ),
 }
 _SPELLING = {s: f for f, spellings in _FEATURE_WORDS.items() for s in spellings}
@@ -66,11 +69,16 @@ _NOT = (
     r"(?:don'?t|do\s+not|doesn'?t|does\s+not|won'?t|will\s+not|shouldn'?t|should\s+not|"
     r"didn'?t|can'?t|cannot|can\s+not|not|never)"
 )
-_MORE = rf"(?:\s*(?:,|or|nor|and|/)\s*(?:(?:a|an|any|the)\s+)?{_FEATURE})*"
-"""Further features under the same negation: "no MPI or a fast network"."""
+_MORE = (
+    rf"(?:\s*(?:,\s*(?:or|nor|and)?|or|nor|and|/)\s*(?:not\s+|no\s+)?"
+    rf"(?:(?:a|an|any|the|other|any\s+other|some\s+other)\s+)?"
+    rf"{_FEATURE})*"
+)
+"""Further features under the same negation: "no MPI or a fast network", "no MPI and not the
+container"."""
 _NEGATED_RE = re.compile(
     rf"(?<![\w-])(?:"
-    rf"(?:no|without|w/o|zero|non)[\s-]+(?:need\s+(?:for|of)\s+)?{_ARTICLE}{_FEATURE}{_MORE}"
+    rf"(?:no|without|w/o|zero|non)[\s-]+(?:need\s+(?:(?:for|of)\s+)?)?{_ARTICLE}{_FEATURE}{_MORE}"
     rf"|{_NOT}\s+(?:really\s+|even\s+|actually\s+)?{_NEED}\s+{_ARTICLE}{_FEATURE}{_MORE}"
     rf"(?:\s+at\s+all)?"
     rf"|{_FEATURE}{_MORE}\s+(?:is|are|isn'?t|aren'?t)?\s*(?:not\s+)?"

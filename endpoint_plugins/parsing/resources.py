@@ -39,6 +39,17 @@ _FABRIC_RE = re.compile(
     rf"(?P<fabric>{alternation(_FABRIC_SPELLINGS)})(?:\s+{_GENERATION})?{_NOUN}(?![\w])",
     FLAGS,
 )
+_FABRIC_WORD = alternation(_FABRIC_SPELLINGS)
+_FABRIC_WORD_RE = re.compile(rf"(?<![\w.-]){_FABRIC_WORD}(?!\w)", FLAGS)
+_FABRIC_CHOICE_RE = re.compile(
+    rf"(?<![\w.-])(?:either\s+)?{_FABRIC_WORD}(?:\s*(?:,\s*|/\s*|,?\s*or\s+)(?:an?\s+)?"
+    rf"{_FABRIC_WORD}(?!\w))+{_NOUN}",
+    FLAGS,
+)
+"""Fabrics offered as alternatives: "InfiniBand or Slingshot", "IB/OPA"."""
+_GENERATION_SPEED_RE = re.compile(
+    r"(?<=[a-z\s])(?:hdr|ndr|edr|fdr|xdr)\s+(?P<gbps>\d{2,3})(?![\w.])", FLAGS
+)
 _ROCE_RE = re.compile(rf"(?<!\w){alternation(lexicon.RDMA_ETHERNET_WORDS)}{_NOUN}(?!\w)", FLAGS)
 _LOW_LATENCY_RE = re.compile(
     rf"(?<!\w)(?:{alternation(lexicon.LOW_LATENCY_WORDS)}){_NOUN}(?!\w)", FLAGS
@@ -62,7 +73,7 @@ _KIND = rf"(?P<kind>{alternation(_KIND_SPELLINGS)})"
 _KIND_NOUN = r"(?:\s+(?:space|storage|file\s*system|filesystem|fs|mounts?)(?!\w))?"
 _SIZE_NOUN = alternation(lexicon.STORAGE_SIZE_NOUNS)
 _STORAGE_SIZE_FIRST_RE = re.compile(
-    rf"{SIZE}\s*(?:of\s+)?(?:free\s+)?(?:(?:on|in)\s+(?:a\s+|the\s+)?)?"
+    rf"{SIZE}\s*(?:of\s+)?(?:free\s+)?(?:(?:on|in)\s+(?:an?\s+|the\s+)?)?"
     rf"(?:{_KIND}{_KIND_NOUN}|(?P<noun>{_SIZE_NOUN}))(?!\w)(?:\s+(?:free|available))?"
     rf"(?:{PER_NODE})?",
     FLAGS,
@@ -74,6 +85,9 @@ _STORAGE_KIND_FIRST_RE = re.compile(
 )
 _STORAGE_FREE_RE = re.compile(rf"{SIZE}\s+(?:free|available)(?!\w)", FLAGS)
 _STORAGE_KIND_RE = re.compile(rf"(?<![\w.-]){_KIND}{_KIND_NOUN}(?![\w])", FLAGS)
+_LOOSE_SIZE_RE = re.compile(rf"(?<![\w.]){SIZE}(?!\s*(?:/|per\s|each|a\s))", FLAGS)
+_THAT_MUCH_RE = re.compile(r"(?<!\w)(?:that|this|the\s+same)\s+much(?!\w)", FLAGS)
+_SENTENCE_END_RE = re.compile(r"[.!?;](?=\s|$)|\n\s*\n|\n\s*#")
 
 # -- budget ----------------------------------------------------------------------------------
 
@@ -138,9 +152,28 @@ def extract_network(scanner: Scanner, draft: Draft) -> None:
             draft.set_fabric(Fabric.ETHERNET, m.group(0))
         return True
 
+    def choice(m: re.Match[str]) -> bool:
+        """ "InfiniBand or Slingshot, either is fine": no one fabric is required; when every
+        one offered is a low-latency fabric, low latency is."""
+        offered = {_FABRIC_SPELLINGS.get(squash(f)) for f in _FABRIC_WORD_RE.findall(m.group(0))}
+        offered.discard(None)
+        if len(offered) < 2:
+            return False
+        if Fabric.ETHERNET not in offered:
+            draft.low_latency = True
+        return True
+
+    def generation_speed(m: re.Match[str]) -> bool:
+        """ "InfiniBand NDR 400": the number after the generation is the link speed."""
+        draft.set_speed(float(m.group("gbps")), m.group(0))
+        return True
+
     scanner.take(_SPEED_RE, speed)
     scanner.take(_SPEED_BEFORE_FABRIC_RE, speed_before_fabric)
     scanner.take(_ROCE_RE, roce)
+    if " or " in scanner.text or "/" in scanner.text:
+        scanner.take(_FABRIC_CHOICE_RE, choice)
+    scanner.take(_GENERATION_SPEED_RE, generation_speed)
     scanner.take(_FABRIC_RE, fabric)
     scanner.take(_LOW_LATENCY_RE, low_latency)
 
@@ -148,22 +181,58 @@ def extract_network(scanner: Scanner, draft: Draft) -> None:
 def extract_storage(scanner: Scanner, draft: Draft) -> None:
     """Sized storage ("100 TB of Lustre", "scratch with 2 TB"), then kinds named alone."""
 
+    sized_at: list[int] = []
+
     def sized(m: re.Match[str]) -> bool:
         size = size_in_gb(m)
         if size is None or not in_range(size, 1e-6, MAX_STORAGE_GB):
             return False
         kind = m.groupdict().get("kind")
         draft.add_storage(_kind(kind) if kind else StorageKind.ANY, size)
+        sized_at.append(m.start())
         return True
 
-    def named(m: re.Match[str]) -> bool:
-        draft.add_storage(_kind(m.group("kind")), None)
+    named: list[tuple[StorageKind, int]] = []
+
+    def kind_alone(m: re.Match[str]) -> bool:
+        named.append((_kind(m.group("kind")), m.start()))
         return True
 
     scanner.take(_STORAGE_SIZE_FIRST_RE, sized)
     scanner.take(_STORAGE_KIND_FIRST_RE, sized)
     scanner.take(_STORAGE_FREE_RE, sized)
-    scanner.take(_STORAGE_KIND_RE, named)
+    scanner.take(_STORAGE_KIND_RE, kind_alone)
+    for kind, at in named:
+        draft.add_storage(kind, _size_in_sentence(scanner, at, sized_at))
+
+
+def _size_in_sentence(scanner: Scanner, at: int, sized_at: list[int]) -> float | None:
+    """The one size left unread in the sentence that names a storage kind, taken as its size.
+
+    People name the amount and the filesystem in different clauses: "the output, about 12 TB,
+    has to go to GPFS", "Lustre, 500 GB", "the archive is 40 TB, so GPFS with that much free".
+    Memory and per-node sizes were read before storage, so a size still here in the same
+    sentence is the data's. Two or more candidates are ambiguous and stay unread, and so does
+    a size in a sentence that already sized its storage ("4 TB of input on Lustre with 6 TB
+    free, scratch too": the 4 TB describes the data, not a second filesystem).
+    """
+    text = scanner.text
+    ends = [m.end() for m in _SENTENCE_END_RE.finditer(text, 0, at)]
+    start = ends[-1] if ends else 0
+    end_match = _SENTENCE_END_RE.search(text, at)
+    end = end_match.start() if end_match else len(text)
+    if any(start <= s < end for s in sized_at):
+        return None
+    if _THAT_MUCH_RE.search(text, start, end) and not _LOOSE_SIZE_RE.search(text, start, end):
+        start = ends[-2] if len(ends) > 1 else 0  # "... is 40 TB. GPFS with that much free"
+    found = list(_LOOSE_SIZE_RE.finditer(text, start, end))
+    if len(found) != 1:
+        return None
+    size = size_in_gb(found[0])
+    if size is None or not in_range(size, 1e-6, MAX_STORAGE_GB):
+        return None
+    scanner.blank(*found[0].span())
+    return size
 
 
 def extract_budget(scanner: Scanner, draft: Draft) -> None:

@@ -55,6 +55,11 @@ class Scanner:
         self._blank(start, end)
         self.text = "".join(self._chars)
 
+    def restore(self, start: int, end: int) -> None:
+        """Put back the original text of a span an earlier stage blanked (it misread it)."""
+        self._chars[start:end] = self.original[start:end]
+        self.text = "".join(self._chars)
+
     def _blank(self, start: int, end: int) -> None:
         self._chars[start:end] = BARRIER * (end - start)
 

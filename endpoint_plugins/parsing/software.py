@@ -44,7 +44,7 @@ from endpoint_plugins.parsing.vocabulary import (
     name_shaped,
     near_catalogue_name,
 )
-from providers.wire.requirements import Comparator, VersionConstraint
+from providers.wire.requirements import Comparator, MPIRequirement, VersionConstraint
 
 _WITH_SPEC = rf"(?:{SEPARATOR}(?P<spec>{SPEC})(?:\s*\))?)?"
 
@@ -81,10 +81,13 @@ _PRE_OP = (
     r"(?:(?:version|release)s?\s+(?:of\s+)?)?)?"
 )
 _OR_VERSION = (
-    r"(?P<orver>(?:\s*,\s*(?:version\s+|v)?\d{1,4}\.\d[\w.]{0,20}(?![\w.])){0,4}"
-    r"\s*,?\s*or\s+(?:version\s+|v)?\d{1,4}\.\d[\w.]{0,20}(?![\w.]))?"
+    r"(?P<orver>(?:\s*,\s*(?:version\s+|v)?\d{1,4}(?:\.\d[\w.]{0,20})?(?![\w.])){0,4}"
+    r"\s*,?\s*or\s+(?:version\s+|v)?\d{1,4}(?:\.\d[\w.]{0,20})?(?![\w.])"
+    r"(?!\s*(?:-\s*)?(?:nodes?|cores?|cpus?|gpus?|ranks?|tasks?|threads|hours?|hrs?|h|days?|"
+    r"min(?:ute)?s?|gb|tb|g|x)(?!\w)))?"
 )
-"""More exact versions of the same package: "python 3.9, 3.10 or 3.11"."""
+"""More exact versions of the same package: "python 3.9, 3.10 or 3.11", "gcc 12 or 13" (not
+"lammps 2 or 4 nodes": a unit after the number makes it a count)."""
 _CATALOGUE_RE = re.compile(
     rf"{WORD_START}{_PRE_OP}(?P<name>{_CATALOGUED})"
     rf"(?P<attached>\d[\d.]{{0,20}})?{WORD_END}{_WITH_SPEC}{_OR_VERSION}",
@@ -129,7 +132,8 @@ _EXPLICIT_SPEC = (
 """A version that says it is one, after a variant: "GROMACS with CUDA, version 2024 or later"."""
 _WITH_VARIANT_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*[,(]?\s*"
-    r"(?P<built>(?:that\s+is\s+|which\s+is\s+)?(?:built|compiled|configured)\s+)?"
+    r"(?P<built>(?:that\s+is\s+|which\s+is\s+|(?:has|have|needs?)\s+to\s+be\s+|must\s+be\s+|"
+    r"should\s+be\s+)?(?:built|compiled|configured|patched)\s+)?"
     rf"(?P<how>with|without|w/o|w/|minus|plus)\s+(?:the\s+)?(?:(?P<v>{_VARIANT_WORDS})"
     r"(?P<support>\s+(?:support|enabled|backend|acceleration|offload|package|variant))?)"
     r"(?![\w-]|\.\w|\s+v?\d)"
@@ -137,6 +141,13 @@ _WITH_VARIANT_RE = re.compile(
     FLAGS,
 )
 """Variants after the name: "GROMACS 2023 with CUDA", "hdf5 built without MPI"."""
+_ENABLED_AFTER_RE = re.compile(
+    rf"{WORD_START}(?P<name>{_CATALOGUED}){WORD_END}{_WITH_SPEC}\s*,\s*(?P<v>{_VARIANT_WORDS})"
+    r"[\s-]+(?:enabled|support|build|variant)(?!\w)",
+    FLAGS,
+)
+"""A variant named after the package and a comma: "QE 7.3, ELPA enabled"."""
+_ENABLED_HINT_RE = re.compile(r",\s*[\w-]+[\s-]+(?:enabled|support|build|variant)(?!\w)", FLAGS)
 _PREFIX_VARIANT_RE = re.compile(
     rf"(?<![\w-])(?:(?:a|an|the)\s+)?(?P<v>{_VARIANT_WORDS})[\s-]+"
     r"(?:enabled|aware|accelerated|capable|powered|build\s+of|version\s+of|variant\s+of|"
@@ -149,7 +160,8 @@ _GPU_VARIANTS = frozenset(("cuda", "rocm", "hip", "kokkos", "sycl", "opencl", "p
 """After "with", only these read as variants: "LAMMPS with MPI" asks for MPI, a library."""
 
 _JOIN_OR_RE = re.compile(
-    r"\s*(?:,\s*)?(?:or|or\s+else|or\s+alternatively|alternatively|otherwise|or\s+maybe|"
+    r"\s*(?:\([^()\n]{1,30}\)\s*)?(?:#\s*)?(?:,\s*)?"
+    r"(?:or|or\s+else|or\s+alternatively|alternatively|otherwise|or\s+maybe|"
     r"or\s+perhaps|or\s+possibly|or\s+even)\s*",
     FLAGS,
 )
@@ -192,14 +204,31 @@ def extract_containers(scanner: Scanner, draft: Draft) -> None:
 
 
 def extract_mpi(scanner: Scanner, draft: Draft) -> None:
-    """An MPI library, named ("Open MPI 4.1") or not ("with MPI": any implementation)."""
+    """An MPI library, named ("Open MPI 4.1") or not ("with MPI": any implementation).
+
+    "We use Open MPI, but any MPI will do" asks for any MPI: the named one is what they have,
+    not what they need."""
 
     def handle(m: re.Match[str]) -> bool:
         implementation = lookup(lexicon.MPI_IMPLEMENTATIONS, m.group("name"))
         draft.set_mpi(implementation, _constraints(m), m.group(0))
         return True
 
+    any_mpi = scanner.take(_ANY_MPI_RE, lambda m: True)
     scanner.take(_MPI_RE, handle)
+    if any_mpi:
+        draft.mpi = MPIRequirement()
+
+
+_ANY_MPI_RE = re.compile(
+    r"(?<!\w)any\s+(?:other\s+|recent\s+|modern\s+|standard\s+|decent\s+)?mpi"
+    r"(?:\s+(?:implementation|library|flavou?r|stack))?\s+(?:should\s+be|would\s+be|is|will\s+be)?"
+    r"\s*(?:fine|ok(?:ay)?|acceptable|good|do|work)"
+    r"|(?<!\w)any\s+(?:other\s+|recent\s+|modern\s+)?mpi(?:\s+implementation|\s+library)?"
+    r"\s+(?:will|would|should|can)\s+(?:do|work)(?!\w)",
+    FLAGS,
+)
+"""Any MPI accepted in so many words: "any recent MPI should be fine", "any MPI will do"."""
 
 
 def extract_variants(scanner: Scanner, draft: Draft) -> None:
@@ -244,6 +273,8 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
 
     scanner.take(_SPACK_SPEC_RE, spack)
     scanner.take(_WITH_VARIANT_RE, after)
+    if _ENABLED_HINT_RE.search(scanner.text):  # the full pattern is costly; most texts lack it
+        scanner.take(_ENABLED_AFTER_RE, before)
     scanner.take(_PREFIX_VARIANT_RE, before)
 
 
@@ -269,7 +300,7 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         if orver and len(constraints) == 1 and constraints[0].op is Comparator.EQ:
             others = [
                 v
-                for found in re.findall(r"\d{1,4}\.\d[\w.]{0,20}", orver)
+                for found in re.findall(r"\d{1,4}(?:\.\d[\w.]{0,20})?", orver)
                 if (v := clean_version(found))
             ]
             if others:
@@ -285,8 +316,8 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         if name is None and found.lower() not in filler_words() and found.lower() not in _NOT_NAMES:
             name = found.lower()  # "version 61.0.1 of SWAT+": a version makes the name
         version = clean_version(m.group("version"))
-        if name is None or version is None:
-            return False
+        if name is None or version is None or _DURATION_VERSION_RE.match(m.group("version")):
+            return False  # "3h of blender": a run time, not version 3h
         op = word_comparator(m.group("op")) if m.group("op") else Comparator.EQ
         draft.add_software(
             name, [VersionConstraint(op=op or Comparator.EQ, version=version)], m.span()
@@ -297,8 +328,12 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         name = m.group("name")
         if squash(name) in _NOT_NAMES or len(name) > 64 or HARDWARE_RE.match(name):
             return False  # "Ubuntu 22.04" is a requirement, but not a package: left unread
-        if name.lower() in filler_words():
+        lower = name.lower()
+        if lower in _COUNTED_NOUNS:
+            return False  # "Step 2", "Section 3.2", "capability 8.0": things counted, not code
+        if lower in filler_words():
             return False  # "step 2.0", "capability 8.0": ordinary words, left unread
+        capital = _capitalised(name) and _release_number_after(m)
         if _english_before_year_or_comma(m, name):
             return False  # "covers 2019-2023", "after, version 4.3": English, left unread
         constraints, explicit = parse_constraints(m.group("spec"))
@@ -307,14 +342,17 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
             near_catalogue_name(name) is not None
             or bool(re.search(r"[-.+\d]", name[1:]))
             or (name.isupper() and len(name) >= 3)  # "SKIRT 9", "HACC 1"
+            or capital  # "Octopus 14", "Maya 2024": a capitalised word with a release number
+            or name_shaped(name)  # "MetaBAT 2", "miniAMR 1"
         )
-        named = named and bool(_PLAIN_VERSION_RE.match(m.group("spec")))
+        named = named and bool(_PLAIN_VERSION_RE.match(m.group("spec").rstrip(".")))
         if not constraints or not (explicit or named or looks_like_version(m.group("spec"))):
             return False
         draft.add_software(name.lower(), constraints, m.span())
         return True
 
     _read_module_items(draft)
+    _rejoin_gpu_names(scanner)
     scanner.take(_VERSION_OF_RE, version_of)
     scanner.take(_CATALOGUE_RE, catalogued)
     scanner.take(_UNKNOWN_RE, unknown)
@@ -335,6 +373,8 @@ def group_alternatives(scanner: Scanner, draft: Draft) -> None:
         names = list(dict.fromkeys(name for _, _, name in run))
         if saw_or and len(names) > 1:
             groups.append(names)
+        elif saw_or and len(run) > 1:
+            _versions_as_choices(draft, names[0])  # "OpenFOAM v2312 or OpenFOAM 11"
 
     for span in spans:
         if run:
@@ -355,6 +395,15 @@ def group_alternatives(scanner: Scanner, draft: Draft) -> None:
         kept = [n for n in group if n not in required]
         if len(kept) > 1:
             draft.alternatives.append(kept)
+
+
+def _versions_as_choices(draft: Draft, name: str) -> None:
+    """One package named twice with two exact versions, joined by "or": either version will
+    do. Kept as two exact constraints on one package, no release could ever satisfy it."""
+    constraints = draft.software.get(name, [])
+    versions = [c.version for c in constraints if c.op is Comparator.EQ]
+    if len(versions) > 1 and len(versions) == len(constraints):
+        draft.version_choices.append((name, versions))
 
 
 def _restatements_merged(
@@ -413,13 +462,78 @@ def _read_module_items(draft: Draft) -> None:
 _YEARISH_RE = re.compile(r"^\s*(?:from\s+|between\s+)?(?:19|20)\d\d(?!\.)\b")
 
 
+_YEAR_RANGE_RE = re.compile(r"^\s*(?:19|20)\d\d\s*(?:-|\u2013|to\s|until\s|through\s)")
+_COUNTED_NOUNS = frozenset(
+    """
+    step steps phase phases section sections chapter chapters table tables figure figures fig
+    part parts stage stages level levels tier tiers round rounds page pages item items room eq
+    equation appendix version versions release releases run runs case cases test tests batch
+    batches group groups week weeks day days option options plan plans type types class grade
+    sample samples lot lots team teams year years model models task tasks job jobs node nodes
+    wave waves season seasons cycle cycles trial trials series volume issue number no
+    """.split()
+)
+"""Nouns that take a number without being software: "Phase 2", "Section 3.2", "Run 4"."""
+
+
+_PROPER_BEFORE_RE = re.compile(r"(?<![\w.])[A-Z][\w-]*\s+$")
+
+
+def _release_number_after(m: re.Match[str]) -> bool:
+    """A release number set apart by a space, after a name that is not the second word of a
+    proper noun: "Octopus 14" yes; "Sentinel-2" (a satellite) and "Windows Server 2019" no."""
+    between = m.string[m.end("name") : m.start("spec")]
+    before = m.string[max(0, m.start("name") - 40) : m.start("name")]
+    return between.isspace() and not _PROPER_BEFORE_RE.search(before)
+
+
+def _capitalised(name: str) -> bool:
+    """A word written with a capital first letter and lower case after it ("Octopus")."""
+    return len(name) >= 3 and name[0].isupper() and name[1:].isalpha() and name[1:].islower()
+
+
+_DURATION_VERSION_RE = re.compile(r"^\d{1,4}(?:\.\d)?(?:h|hrs?|hours?|m|mins?|d|days?|s)$", FLAGS)
+_GPU_SUFFIXED_RE = re.compile(
+    r"(?<![\w.-])(?P<stem>[a-z][\w.]*(?:-[\w.]+)*)-(?P<gpu>\x00{3})(?![\w-])", FLAGS
+)
+_GPU_PREFIX_WORDS = frozenset(
+    """
+    multi single dual quad many non per cpu any all one two four eight big small full nvidia
+    amd intel
+    """.split()
+)
+
+
+def _rejoin_gpu_names(scanner: Scanner) -> None:
+    """ "AutoDock-GPU", "pennylane-lightning-gpu": a package whose name ends in "-GPU". The
+    compute stage read the GPU; the name gets its last part back when the rest of it is no
+    English word ("multi-GPU" and "single-GPU" stay adjectives)."""
+    for m in list(_GPU_SUFFIXED_RE.finditer(scanner.text)):
+        start, end = m.span("gpu")
+        if scanner.original[start:end].lower() != "gpu":
+            continue
+        parts = m.group("stem").lower().split("-")
+        if any(p in _GPU_PREFIX_WORDS or lookup(lexicon.GPU_MODELS, p) for p in parts):
+            continue  # "multi-GPU", "A100-GPU"
+        if any(not p.isdigit() and not english_word(p) for p in parts):
+            scanner.restore(start, end)
+
+
 def _english_before_year_or_comma(m: re.Match[str], name: str) -> bool:
     """An English word before a year or a year range ("covers 2019-2023") or before a comma and
-    a version ("after, version 4.3") is prose; "stream 5.10", "foo 1.2" stay packages."""
+    a version ("after, version 4.3") is prose; "stream 5.10", "foo 1.2" stay packages.
+
+    A capitalised word before a single year is a product release ("Maya 2024"); before a
+    range it is still prose ("Data 2019-2023")."""
     if name_shaped(name) or near_catalogue_name(name) is not None or not english_word(name):
         return False
     between = m.string[m.end("name") : m.start("spec")]
-    return bool(_YEARISH_RE.match(m.group("spec"))) or "," in between
+    if "," in between:
+        return True
+    if not _YEARISH_RE.match(m.group("spec")):
+        return False
+    spec_on = m.string[m.start("spec") :]
+    return not (_capitalised(name) or name.isupper()) or bool(_YEAR_RANGE_RE.match(spec_on))
 
 
 def _record(draft: Draft, m: re.Match[str], variants: list[str]) -> bool:

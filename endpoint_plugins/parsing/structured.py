@@ -24,9 +24,9 @@ from datetime import datetime
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.constraints import parse_constraints
 from endpoint_plugins.parsing.draft import Count, Draft, Mention
-from endpoint_plugins.parsing.scanner import FLAGS, SIZE, Scanner, size_in_gb, squash
+from endpoint_plugins.parsing.scanner import FLAGS, SIZE, Scanner, lookup, size_in_gb, squash
 from endpoint_plugins.parsing.timing import duration_seconds, hms_seconds
-from providers.wire.requirements import Feature, GpuVendor, StorageKind
+from providers.wire.requirements import Fabric, Feature, GpuVendor, StorageKind
 
 MAX_JSON_CHARS = 10_000
 _JSON_START_RE = re.compile(r"[{\[]")
@@ -138,15 +138,44 @@ def _nodes(draft: Draft, value: str, text: str) -> bool:
     return True
 
 
-def _cores(per_node: bool) -> Handler:
+def _cores(per_node: bool, mpi: bool = False) -> Handler:
     def handle(draft: Draft, value: str, text: str) -> bool:
         n = _count(value)
         if n is None or n < 1:
             return False
         draft.compute.cores.append(Count(n, text, per_node))
+        draft.mpi_implied = draft.mpi_implied or mpi  # "mpi_ranks: 384" asks for an MPI
         return True
 
     return handle
+
+
+_KEY_ALIASES: dict[str, str] = {
+    **dict.fromkeys(("hrs", "hr", "h", "walltimehrs", "timehrs", "maxhrs"), "hours"),
+    **dict.fromkeys(("mins", "min", "walltimemins"), "minutes"),
+    **dict.fromkeys(
+        ("threads", "nthreads", "numthreads", "workers", "nworkers", "numworkers"), "cores"
+    ),
+}
+"""Other spellings of keys in :data:`_KEYS` ("hrs: 8", "threads=8", "workers: 128")."""
+_PER_UNIT_RE = re.compile(r"per(?:box|host|machine|server|instance|vm)$")
+
+
+_TIME_KEY_RE = re.compile(
+    r"^(?:max|total|req|requested)?(?:wall|run|job)?(?:time|clock)?(?:limit)?"
+)
+
+
+def _canonical_key(key: str) -> str:
+    """One spelling per key: aliases, "per box/host/machine" is per node, and a time key that
+    names its unit ("max_runtime_hours", "runtime_minutes") is hours or minutes."""
+    key = _PER_UNIT_RE.sub("pernode", key)
+    key = _KEY_ALIASES.get(key, key)
+    for unit, canonical in (("hours", "hours"), ("hrs", "hours"), ("minutes", "minutes")):
+        stem = key.removesuffix(unit)
+        if stem != key and stem and _TIME_KEY_RE.fullmatch(stem):
+            return canonical
+    return key
 
 
 def _gpus(per_node: bool | None) -> Handler:
@@ -317,8 +346,6 @@ _KEYS: dict[str, Handler] = {
             "totalcores",
             "ntasks",
             "tasks",
-            "ranks",
-            "nranks",
             "np",
             "nprocs",
             "mpiprocs",
@@ -347,6 +374,10 @@ _KEYS: dict[str, Handler] = {
         _cores(per_node=True),
     ),
     **dict.fromkeys(("gpus", "gpu", "ngpus", "numgpus", "gpucount"), _gpus(per_node=None)),
+    **dict.fromkeys(
+        ("mpiranks", "mpiprocesses", "mpitasks", "nmpi", "nummpiranks", "ranks", "nranks"),
+        _cores(per_node=False, mpi=True),
+    ),
     **dict.fromkeys(("totalgpus", "gpustotal"), _gpus(per_node=False)),
     **dict.fromkeys(("gpuspernode", "ngpuspernode"), _gpus(per_node=True)),
     **dict.fromkeys(("gres",), _gres),
@@ -355,7 +386,10 @@ _KEYS: dict[str, Handler] = {
         ("mem", "memory", "ram", "mempernode", "memorypernode", "rampernode"),
         _memory("node"),
     ),
-    **dict.fromkeys(("totalmemory", "memtotal", "totalmem", "memorytotal"), _memory("total")),
+    **dict.fromkeys(
+        ("totalmemory", "memtotal", "totalmem", "memorytotal", "ramtotal", "totalram"),
+        _memory("total"),
+    ),
     **dict.fromkeys(("mempercpu", "mempercore", "memorypercore", "pmem"), _memory("core")),
     **dict.fromkeys(
         ("time", "walltime", "runtime", "timelimit", "duration", "wallclock", "wall", "maxtime"),
@@ -372,6 +406,10 @@ _KEYS: dict[str, Handler] = {
         ("budget", "maxcost", "maxbudget", "budgetusd", "costlimit", "maxusd"), _budget
     ),
     "mpi": _mpi,
+    **dict.fromkeys(
+        ("interconnect", "network", "fabric", "link", "lowlatency", "fastnetwork", "rdma"),
+        _exclusion_or_text(Feature.LOW_LATENCY),
+    ),
     **dict.fromkeys(("container", "containers"), _exclusion_or_text(Feature.CONTAINER)),
 }
 """Keys whose values this module reads itself (squashed: no case, spaces, ``_`` or ``-``)."""
@@ -380,7 +418,8 @@ _TEXT_KEYS = frozenset(
     """
     software app application apps package packages module modules code codes program tools
     tool library libraries requirements requirement env environment stack image containerimage
-    runtime containerruntime network interconnect fabric storage scratch filesystem fs disk
+    runtime containerruntime network interconnect fabric link links storage scratch filesystem
+    fs disk
     deadline urgency priority gpumodel version appversion softwareversion packageversion
     codeversion compiler compilers python language mpiimplementation mpilibrary
     """.split()
@@ -401,8 +440,11 @@ _IGNORED_KEYS = frozenset(
 
 _VALUE = r"(?:\"[^\"\n]{0,200}\"|'[^'\n]{0,200}'|(?!-)[^\s,;\"'{}()\[\]]{1,80})"
 _UNIT_WORD = (
-    r"(?:[ \t]+(?:gb|g|tb|mb|gib|tib|hours?|hrs?|h|minutes?|mins?|days?|usd|dollars)(?!\w))?"
+    r"(?:[ \t]+(?i:gb|g|tb|mb|gib|tib|hours?|hrs?|h|minutes?|mins?|days?|usd|dollars)(?!\w)"
+    r"(?![ \t]*[=:]))?"
 )
+"""A unit written after the value, in any case ("mem = 64 GB"), never the next key
+("mem=128G hours=3")."""
 _EQUALS_RE = re.compile(
     rf"(?<![\w.$/-])(?P<key>[A-Za-z][\w.-]{{0,40}}?)\s*(?<![<>=!~])=(?!=)\s*"
     rf"(?P<value>{_VALUE}{_UNIT_WORD})",
@@ -422,7 +464,8 @@ _LONG_VALUED = (
 )
 _LONG_SPACED_RE = re.compile(rf"(?<![\w-])--(?P<key>{_LONG_VALUED})\s+(?P<value>{_VALUE})", FLAGS)
 _SHORT_FLAG_RE = re.compile(
-    rf"(?<![\w-])-(?P<key>[A-Za-z]|np|gpu)(?:\s*=\s*|\s+|(?=\d))(?P<value>{_VALUE})", FLAGS
+    rf"(?<![\w-])-(?P<key>nnodes|np|gpu|[A-Za-z])(?:\s*=\s*|\s+|(?=\d))(?P<value>{_VALUE})",
+    FLAGS,
 )
 _FLAG_CONTEXT_RE = re.compile(
     r"(?<![\w-])(?:sbatch|salloc|srun|qsub|bsub|mpirun|mpiexec|flux\s+(?:run|submit|batch))"
@@ -492,8 +535,9 @@ _SELECT_RE = re.compile(
     r"(?<![\w-])select\s*=\s*(?P<n>\d{1,6})(?P<rest>(?::[\w.]+=[\w.]+)+)", FLAGS
 )
 _PBS_NODES_RE = re.compile(
-    r"(?<![\w-])nodes\s*=\s*(?P<n>\d{1,6}):ppn\s*=\s*(?P<ppn>\d{1,6})", FLAGS
+    r"(?<![\w-])nodes\s*=\s*(?P<n>\d{1,6}):ppn\s*=\s*(?P<ppn>\d{1,6})(?P<ib>:ib(?![\w-]))?", FLAGS
 )
+"""Torque's ``nodes=4:ppn=28``; a trailing ``:ib`` is the InfiniBand node property."""
 _DIRECTIVE_RE = re.compile(r"^[ \t]*#(?:SBATCH|PBS|BSUB|\$|COBALT|FLUX:?|MSUB)\b", FLAGS | re.M)
 _SHEBANG_RE = re.compile(r"^[ \t]*#!.*$", re.M)
 _MODULE_RE = re.compile(
@@ -527,6 +571,14 @@ _RUNTIME_LINE_RE = re.compile(
 )
 
 
+_USES_KEY_RE = re.compile(
+    r"^(?:uses|use|using|needs|need|requires|require|with)[_-](?P<name>[a-z][\w.+-]{1,40})$", FLAGS
+)
+"""Boolean keys that name a package: ``uses_cuquantum: true``, ``needs-hdf5 = yes``."""
+_FEATURE_NAMES = frozenset(
+    "mpi gpu gpus container containers docker singularity apptainer infiniband rdma".split()
+)
+"""After ``uses_``, words that name a feature rather than a package."""
 _NAME_KEYS = frozenset(
     "job run experiment case title study task purpose campaign tag label".split()
 )
@@ -619,7 +671,7 @@ class _Pairs:
     ) -> bool:
         """Read one pair. True blanks the whole match; False leaves it (or part of it) in the
         text for the other extractors."""
-        key = squash(raw_key.replace(".", ""))
+        key = _canonical_key(squash(raw_key.replace(".", "")))
         value = _unquote(raw_value)
         text = m.group(0)
         if key in ("ntaskspernode", "taskspernode") and (n := _count(value)):
@@ -637,8 +689,25 @@ class _Pairs:
             self.draft.exclude(Feature.GPU)
             self.draft.compute.cpu_only = Mention(True, text)
             return True
-        if "budget" in key or "cost" in key:
+        if "budget" in key or "cost" in key or key.startswith("spend"):
             return _budget(self.draft, value, text)
+        used = _USES_KEY_RE.match(raw_key)
+        feature = squash(used.group("name")) if used else ""
+        if used and feature not in _FEATURE_NAMES and squash(value) in _TRUTHY | _FALSY:
+            if squash(value) in _TRUTHY:  # "uses_cuquantum: true" names a package
+                name = used.group("name").lower().replace("_", "-")
+                self.draft.add_software(lookup(lexicon.SOFTWARE, name) or name, [])
+            return True
+        if feature == "mpi" and squash(value) in _TRUTHY:
+            self.draft.mpi_implied = True  # "with_mpi: true"
+            return True
+        if feature in ("gpu", "gpus") and squash(value) in _FALSY:
+            self.draft.exclude(Feature.GPU)  # "use_gpu: false"
+            self.draft.compute.cpu_only = Mention(True, text)
+            return True
+        if feature in ("gpu", "gpus") and squash(value) in _TRUTHY:
+            self.draft.compute.gpu_mentioned = True  # "needs_gpu: yes": one GPU
+            return True
         scoped = _SCOPED_VALUE_RE.match(value)
         if scoped and key in _SCOPABLE:
             key = _SCOPABLE[key]["total" if scoped.group("total") else "node"]
@@ -739,7 +808,9 @@ class _Pairs:
             text = tasks.text + (f" {cpus.text}" if cpus else "")
             self.draft.compute.cores.append(Count(per_node, text, per_node=True))
         elif cpus is not None and not self.draft.compute.cores:
-            self.draft.compute.cores.append(Count(cpus.value, cpus.text, per_node=True))
+            # "-c 8" alone sizes one task, not the node or the job (see parsing.compute's
+            # per-task rule): requirement-like, so it blocks READY instead of being dropped.
+            self.draft.unresolved.append(_clean(cpus.text))
 
 
 _CONSTRAINING_SWITCHES = frozenset(("exclusive", "contiguous", "no-kill", "overcommit"))
@@ -776,6 +847,7 @@ _PBS_FLAGS = {
     "W": "dependency",
 }
 _LSF_FLAGS = {
+    "nnodes": "nodes",
     "n": "ntasks",
     "W": "time",
     "q": "queue",
@@ -890,6 +962,8 @@ def _select(draft: Draft, m: re.Match[str]) -> bool:
 def _pbs_nodes(draft: Draft, m: re.Match[str]) -> bool:
     draft.compute.nodes.append(Mention(int(m.group("n")), m.group(0)))
     draft.compute.cores.append(Count(int(m.group("ppn")), m.group(0), per_node=True))
+    if m.group("ib"):
+        draft.set_fabric(Fabric.INFINIBAND, m.group(0))
     return True
 
 

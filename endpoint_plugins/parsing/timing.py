@@ -16,6 +16,7 @@ from datetime import UTC, date, datetime, time, timedelta, timezone
 
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.draft import Draft, Mention
+from endpoint_plugins.parsing.english import english_word
 from endpoint_plugins.parsing.scanner import (
     FLAGS,
     NOT_NEGATIVE,
@@ -25,6 +26,8 @@ from endpoint_plugins.parsing.scanner import (
     squash,
     to_count,
 )
+from endpoint_plugins.parsing.vocabulary import typo_of
+from providers.wire.requirements import Urgency
 
 MAX_WALLTIME_S = 10 * 366 * 86400
 MAX_RELATIVE_S = 100 * 366 * 86400
@@ -35,7 +38,7 @@ _LONG_UNIT = alternation(lexicon.DURATION_UNITS_S)
 _SHORT_UNIT = rf"(?-i:[{''.join(lexicon.SHORT_DURATION_UNITS_S)}])"
 _NOT_SIZE = rf"(?!\s*(?:of\s+)?(?:{alternation(lexicon.MEMORY_WORDS)}|b)(?!\w))"
 _SEGMENT = (
-    rf"(?:(?:\d{{1,6}}(?:\.\d{{1,3}})?|{NUMBER_WORD})\s*(?:-\s*)?{_LONG_UNIT}(?!\w)"
+    rf"(?:(?:\d{{1,6}}(?:\.\d{{1,3}})?(?:-?ish)?|{NUMBER_WORD})\s*(?:-\s*)?{_LONG_UNIT}(?!\w)"
     rf"|\d{{1,6}}{_SHORT_UNIT}(?![a-z]){_NOT_SIZE}|\d{{1,6}}(?:\.\d)?\s(?-i:h)(?![\w-]))"
 )
 _HALF = r"(?:\s+and\s+(?:a\s+)?half(?!\w))?"
@@ -46,7 +49,8 @@ DURATION = (
 """A duration: "2 hours", "1.5 days", "an hour", "2h30m", "1 day and 4 hours", "half an hour"."""
 
 _SEGMENT_RE = re.compile(
-    rf"(?P<num>\d{{1,6}}(?:\.\d{{1,3}})?|{NUMBER_WORD})\s*(?:-\s*)?(?P<unit>{_LONG_UNIT})(?!\w)"
+    rf"(?P<num>\d{{1,6}}(?:\.\d{{1,3}})?|{NUMBER_WORD})(?:-?ish)?\s*(?:-\s*)?(?P<unit>{_LONG_UNIT})"
+    r"(?!\w)"
     rf"|(?P<snum>\d{{1,6}})\s?(?P<short>{_SHORT_UNIT})",
     FLAGS,
 )
@@ -61,6 +65,10 @@ _WALLTIME_RE = re.compile(
     rf"(?:(?P<hms>{_HMS})|(?P<dur>{DURATION}))",
     FLAGS,
 )
+_CATALOGUED_NAMES = alternation(
+    s for name, spellings in lexicon.SOFTWARE.items() for s in (name, *spellings)
+)
+"""After "3 hours of", a catalogued package makes it run time ("3h of Blender rendering")."""
 _RUN_FOR_RE = re.compile(
     r"(?:(?<!\w)(?:for|about|around|approximately|roughly|takes?|taking|lasting|lasts?|~)\s+"
     r"(?:(?:about|around|approximately|roughly|up\s+to|at\s+most)\s+)?)?"
@@ -68,7 +76,7 @@ _RUN_FOR_RE = re.compile(
     rf"(?:\s+(?:of\s+)?{alternation(lexicon.WALLTIME_WORDS)}(?!\w))?"
     r"(?:\s+(?:max(?:imum)?|tops|at\s+most|or\s+less|or\s+so)(?!\w))?"
     r"(?!\s+of\s+(?!(?:wall|compute|computing|run|running|processing|cpu|gpu|work|time|"
-    r"simulation|training)\b)[a-z])",
+    rf"simulation|training|{_CATALOGUED_NAMES})\b)[a-z])",
     FLAGS,
 )
 """A duration is a run time unless it measures something else: "800 hours of speech"."""
@@ -80,7 +88,15 @@ _WALLTIME_AFTER_RE = re.compile(
 
 _ORDINAL_RE = re.compile(r"^\s*(?:a|an)\s+(?:second|sec|minute|min)\b", FLAGS)
 """The article before "second" or "minute" is rarely a duration ("a second buffer")."""
-_REPEAT_RE = re.compile(r"(?<!\w)(?:every|each|per|got|spare|have\s+you)\s*$", FLAGS)
+_REPEAT_RE = re.compile(r"(?<!\w)(?:every|each|per)\s*$", FLAGS)
+_ASKED_FOR_RE = re.compile(
+    r"(?<!\w)(?:plan|request|ask|book|reserve|allocate|allow|budget|set\s+the\s+walltime)"
+    r"(?:\s+(?:for|us|me))?\s*(?:about\s+|around\s+|roughly\s+|~\s*)?$",
+    FLAGS,
+)
+"""Before a duration: the run time asked for ("please plan for 24 hours"), which outranks a
+run time described ("it took a bit under 20 hours")."""
+_SMALL_TALK_RE = re.compile(r"(?<!\w)(?:got|spare|have\s+you)\s*$", FLAGS)
 """Before a duration, these make it an interval ("every 2 hours") or small talk ("got 2
 minutes?"), not a run time."""
 
@@ -99,11 +115,19 @@ _ISO = (
     r"(?:(?:t|\s+(?:at\s+)?)(?P<hh>\d{1,2}):(?P<mm>[0-5]\d)(?::(?P<ss>[0-5]\d))?)?"
     r"(?:\s*(?P<tz>z|utc|[+-]\d{2}:?\d{2}))?"
 )
+_NAMED_DAY = rf"(?:{_WEEKDAY})\.?,?\s+(?:the\s+)?"
+"""A weekday before a date restates it ("Friday 11 December", "Friday the 11th")."""
+_HOLIDAY = r"(?:christmas(?:\s+eve|\s+day)?|xmas|new\s+year'?s?(?:\s+eve|\s+day)?)"
 _WHEN = (
     rf"(?:{_ISO}"
-    rf"|(?:(?P<rel>{_RELDAY})|(?:(?P<wmod>next|this|coming)\s+)?(?P<wd>{_WEEKDAY})\.?"
-    rf"|(?P<mon1>{_MONTH})\.?\s+(?P<day1>\d{{1,2}}){_ORD}(?:,?\s+(?P<year1>\d{{4}}))?"
-    rf"|(?P<day2>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mon2>{_MONTH})\.?(?:,?\s+(?P<year2>\d{{4}}))?)"
+    rf"|(?:(?P<rel>{_RELDAY})"
+    rf"|(?:{_NAMED_DAY})?(?P<mon1>{_MONTH})\.?\s+(?P<day1>\d{{1,2}}){_ORD}"
+    rf"(?:,?\s+(?P<year1>\d{{4}}))?"
+    rf"|(?:{_NAMED_DAY})?(?P<day2>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mon2>{_MONTH})\.?"
+    rf"(?:,?\s+(?P<year2>\d{{4}}))?"
+    rf"|(?:{_NAMED_DAY})?(?P<day3>\d{{1,2}})(?:st|nd|rd|th)(?!\w)"
+    rf"|(?P<hol>{_HOLIDAY})"
+    rf"|(?:(?P<wmod>next|this|coming)\s+)?(?P<wd>{_WEEKDAY})\.?)"
     rf"(?:\s+(?:at\s+)?(?P<time1>{_TIME}))?"
     rf"|(?P<time2>{_TIME})"
     rf"(?:\s+(?P<rel2>today|tonight|tomorrow)"
@@ -115,11 +139,25 @@ _DEADLINE_RE = re.compile(
     rf"|{alternation(lexicon.DEADLINE_BY_WORDS)})\s*:?\s*(?:(?:at|on)\s+)?(?:the\s+)?{_WHEN}",
     FLAGS,
 )
+_DEADLINE_TYPO_RE = re.compile(
+    rf"(?<!\w)(?P<typo>de[a-z]{{4,7}})\s*:\s*(?:(?:at|on)\s+)?(?:the\s+)?{_WHEN}",
+    FLAGS,
+)
+"""A misspelt "deadline:" before a date ("deadine: tomorow noon")."""
+
+
+def _deadline_typo(m: re.Match[str]) -> bool:
+    word = m.group("typo").lower()
+    return word != "deadline" and typo_of(word, ("deadline",), 1) is not None
+
+
 _WITHIN_RE = re.compile(
     rf"(?<!\w){alternation(lexicon.DEADLINE_WITHIN_WORDS)}\s+(?:about\s+|around\s+|~\s*)?"
     rf"(?P<dur>{DURATION})(?:\s+from\s+now)?",
     FLAGS,
 )
+_NEXT_HOUR_RE = re.compile(r"(?<!\w)(?:within|in)\s+the\s+(?:next\s+|coming\s+)?hour(?!\w)", FLAGS)
+"""A deadline of one hour written without a number: "done in the next hour"."""
 _TIME_LEFT_RE = re.compile(
     r"(?<!\w)(?:(?:i|we)\s+(?:only\s+)?(?:have|got)\s+(?:only\s+|just\s+|about\s+)?"
     rf"(?P<dur>{DURATION})\s+(?:left\s+|remaining\s+)?"
@@ -145,7 +183,7 @@ def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
 
     def absolute(m: re.Match[str]) -> bool:
         try:
-            when = _resolve(m, now, before=bool(m.group("before")))
+            when = _resolve(m, now, before=bool(m.groupdict().get("before")))
         except (ValueError, OverflowError):
             return False
         return _set_deadline(draft, when, m.group(0))
@@ -165,8 +203,17 @@ def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
             draft.deadline_within_s = seconds
         return True
 
+    def next_hour(m: re.Match[str]) -> bool:
+        when = now + timedelta(hours=1)
+        if not _set_deadline(draft, when, m.group(0)):
+            return False
+        draft.deadline_within_s = 3600
+        return True
+
     scanner.take(_DEADLINE_RE, absolute)
+    scanner.take(_DEADLINE_TYPO_RE, lambda m: _deadline_typo(m) and absolute(m))
     scanner.take(_WITHIN_RE, relative)
+    scanner.take(_NEXT_HOUR_RE, next_hour)
     scanner.take(_TIME_LEFT_RE, relative)
 
 
@@ -182,11 +229,21 @@ def extract_walltime(scanner: Scanner, draft: Draft) -> None:
             scanner.text, max(0, m.start() - 12), m.start()
         ):
             return False  # "every 2 hours"; but "4 GPUs each for 12 hours" is a walltime
+        if (
+            starts_with_duration
+            and _SMALL_TALK_RE.search(scanner.text, max(0, m.start() - 12), m.start())
+            and re.match(r"\s*\?", scanner.text[m.end() :])
+        ):
+            return False  # "got 2 minutes?"; but "got 3h of rendering" is a run time
         hms = m.groupdict().get("hms")
         seconds = hms_seconds(hms) if hms else duration_seconds(m.group("dur"))
         if seconds is None or not 1 <= seconds <= MAX_WALLTIME_S:
             return False
-        draft.compute.walltime.append(Mention(seconds, m.group(0)))
+        mention = Mention(seconds, m.group(0))
+        if _ASKED_FOR_RE.search(scanner.text, max(0, m.start() - 30), m.start()):
+            draft.compute.walltime.insert(0, mention)  # asked for beats described
+        else:
+            draft.compute.walltime.append(mention)
         return True
 
     scanner.take(_WALLTIME_RE, handle)
@@ -202,13 +259,63 @@ def extract_urgency(scanner: Scanner, draft: Draft) -> None:
         urgency = next((u for s, u in _URGENCY_SPELLINGS.items() if squash(s) == found), None)
         if urgency is None:
             return False
-        if draft.urgency is None:
-            draft.urgency = Mention(urgency, m.group(0))
-        elif draft.urgency.value is not urgency:
-            draft.conflict(m.group(0), draft.urgency.text)
+        if _urgency_meant(found, m):
+            _set_urgency(draft, urgency, m.group(0))
+        return True  # "now works with ROCm": read, and it is prose
+
+    def misspelt(m: re.Match[str]) -> bool:
+        word = m.group(0).lower()
+        if english_word(word) or typo_of(word, _URGENT_WORDS, 1) is None:
+            return False
+        _set_urgency(draft, Urgency.NOW, m.group(0))
         return True
 
     scanner.take(_URGENCY_RE, handle)
+    scanner.take(_URGENT_TYPO_RE, misspelt)
+
+
+_URGENT_WORDS = ("urgent", "urgently", "immediately")
+_URGENT_TYPO_RE = re.compile(r"(?<![\w.-])(?:ur|ug|ru|im)[a-z]{3,10}(?![\w-])", FLAGS)
+"""Candidates for a misspelt "urgent" ("urgnet", "imediately"); checked by edit distance."""
+_CLAUSE_GOES_ON_RE = re.compile(
+    r"\s+(?:works?|uses?|runs?|supports?|has|have|is|are|was|were|takes?|needs?|that|each|"
+    r"every|we|our|the|it|its|i|this|these|they|there|on|in|at)(?!\w)",
+    FLAGS,
+)
+_NOW_AS_TIME_RE = re.compile(
+    r"(?:from|for|until|till|by|as\s+of|up\s+to|than|just|even|is|are|and)\s+$", FLAGS
+)
+_START_BEFORE_RE = re.compile(
+    r"(?:start|starts|started|begin|begins|run\s+it|running|needed|need\s+it|do\s+it|go)\s+$",
+    FLAGS,
+)
+
+
+def _urgency_meant(found: str, m: re.Match[str]) -> bool:
+    """ "now" and "right now" are urgency only when they end the thought ("need it now",
+    "free right now?"); "now works with ROCm", "right now each job is 36 hours" say
+    "currently". "at once" is urgency after a start verb ("start at once"); "250 cores at
+    once" means simultaneously."""
+    before = m.string[max(0, m.start() - 20) : m.start()]
+    if found in ("now", "rightnow"):
+        return not _CLAUSE_GOES_ON_RE.match(m.string, m.end()) and not (
+            found == "now" and _NOW_AS_TIME_RE.search(before)
+        )
+    if found == "atonce":
+        return bool(_START_BEFORE_RE.search(before))
+    return True
+
+
+def _set_urgency(draft: Draft, urgency: Urgency, text: str) -> None:
+    """The first urgency wins, except that an explicit "urgent" outranks a time of day: "run
+    today's cycle ... this is urgent" is urgent, not merely soon."""
+    current = draft.urgency
+    if current is None or (current.value is Urgency.SOON and urgency is Urgency.NOW):
+        draft.urgency = Mention(urgency, text)
+    elif current.value is not urgency and not (
+        current.value is Urgency.NOW and urgency is Urgency.SOON
+    ):
+        draft.conflict(text, current.text)
 
 
 def default_now() -> datetime:
@@ -317,6 +424,10 @@ def _day(m: re.Match[str], now: datetime, *, before: bool) -> date | None:
         if ahead == 0 and (before or m.group("wmod")) and not m.group("time2"):
             ahead = 7
         return today + timedelta(days=ahead)
+    if m.group("hol"):
+        return _holiday(m.group("hol"), today)
+    if m.group("day3"):
+        return _day_of_month(int(m.group("day3")), today)
     month_name = m.group("mon1") or m.group("mon2")
     if month_name:
         month = lexicon.MONTHS[month_name.lower()]
@@ -328,6 +439,27 @@ def _day(m: re.Match[str], now: datetime, *, before: bool) -> date | None:
             found = date(year + 1, month, day)
         return found
     return None
+
+
+_HOLIDAYS = {"christmaseve": (12, 24), "newyearseve": (12, 31), "newyeareve": (12, 31)}
+
+
+def _holiday(name: str, today: date) -> date:
+    """The next date of a fixed holiday: Christmas (25 Dec), its eve, New Year (1 Jan)."""
+    key = squash(name.replace("'", "")).removesuffix("day")
+    month, day = _HOLIDAYS.get(key, (1, 1) if key.startswith("newyear") else (12, 25))
+    found = date(today.year, month, day)
+    return found if found >= today else date(today.year + 1, month, day)
+
+
+def _day_of_month(day: int, today: date) -> date | None:
+    """ "the 18th": that day of this month, or of next month once it has passed."""
+    year, month = today.year, today.month
+    if day < today.day:
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    if not 1 <= day <= calendar.monthrange(year, month)[1]:
+        return None
+    return date(year, month, day)
 
 
 def _clock(text: str) -> time | None:

@@ -167,28 +167,28 @@ def typo_of(word: str, choices: Sequence[str], edits: int) -> str | None:
     Only choices whose length is within ``edits`` of the word's can be that close, so only
     those are compared (the parser asks this for every unknown word).
     """
-    by_length = _by_length(choices)
-    near = [
-        c for n in range(len(word) - edits, len(word) + edits + 1) for c in by_length.get(n, ())
-    ]
+    near = _near_in_length(choices, len(word), edits)
+    if not near:
+        return None
     found = process.extractOne(word, near, scorer=OSA.distance, score_cutoff=edits)
     return found[0] if found else None
 
 
-_BY_LENGTH: dict[int, tuple[Sequence[str], dict[int, tuple[str, ...]]]] = {}
+_BY_LENGTH: dict[int, tuple[Sequence[str], dict[tuple[int, int], tuple[str, ...]]]] = {}
 
 
-def _by_length(choices: Sequence[str]) -> dict[int, tuple[str, ...]]:
-    """The choices grouped by length, once per choice list (the lists are module data)."""
+def _near_in_length(choices: Sequence[str], length: int, edits: int) -> tuple[str, ...]:
+    """The choices whose length is within ``edits`` of ``length``, computed once per choice
+    list, length and edit count (the lists are module data, asked for every unknown word)."""
     known = _BY_LENGTH.get(id(choices))
-    if known is not None and known[0] is choices:
-        return known[1]
-    grouped: dict[int, list[str]] = {}
-    for choice in choices:
-        grouped.setdefault(len(choice), []).append(choice)
-    result = {n: tuple(group) for n, group in grouped.items()}
-    _BY_LENGTH[id(choices)] = (choices, result)
-    return result
+    if known is None or known[0] is not choices:
+        known = (choices, {})
+        _BY_LENGTH[id(choices)] = known
+    near = known[1].get((length, edits))
+    if near is None:
+        near = tuple(c for c in choices if abs(len(c) - length) <= edits)
+        known[1][(length, edits)] = near
+    return near
 
 
 def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
@@ -288,12 +288,16 @@ def _classify(
         return "unread"
     if named:
         return "name"
+    if "-" in lower and _phrase_compound(lower):
+        return "unread"  # "MPI-wise", "HIPAA-compliant", "mesoscale-to-LES", "on-prem"
     if not name_shaped(word) and near_catalogue_name(word) is None and _near_filler(lower, filler):
         return "prose"  # "somone", "shoud": a misspelled ordinary word
     # Context makes a package of a word no dictionary knows; an English word stays unread.
-    foreign = not english_word(word)
+    foreign = not english_word(word) and not _english_compound(lower)
     if foreign and (before in _NAME_BEFORE or after in _NAME_AFTER) and word.islower():
         return "name"
+    if after in _NAME_AFTER and before in _DETERMINERS and _capitalised_alone(word):
+        return "name"  # "the Grid library", "our Octopus installation": a proper name
     if foreign and before in _TOOL_BEFORE and word.islower() and (not after or after in filler):
         return "name"  # "assemble it with hifiasm.", "using optuna for the search"
     plain = foreign and "-" not in word and (_could_be_name(word) or word.isupper())
@@ -394,7 +398,13 @@ def _is_prose_compound(word: str, filler: frozenset[str]) -> bool:
     )
 
 
-_LIST_JOIN_RE = re.compile(r"^\s*(?:,|&|/|\+|,?\s*(?:and|or|plus|as\s+well\s+as))\s*$", re.I)
+_LIST_JOIN_RE = re.compile(
+    r"^\s*(?:,|&|/|\+|,?\s*(?:and|or|plus|as\s+well\s+as))\s*$"
+    r"|^[^\S\n]*(?:[\w.<>=~!*+-]+[^\S\n]*){0,3}\n[^\S\n]*[-*\u2022][^\S\n]+$",
+    re.I,
+)
+"""What joins two items of one list: a comma or a conjunction, or a line break to the next
+bullet ("- torch-geometric 2.5\n  - dgl"; the first item's version may sit between)."""
 
 
 def _names_in_lists(
@@ -417,12 +427,20 @@ def _names_in_lists(
             if kind == "unread" and not _shaped_like_a_list_item(word):
                 continue  # "processing", "quickly": English morphology, not a package
             end = start + len(word)
-            if any(_LIST_JOIN_RE.match(original[e:start]) for _, e in named if e <= start) or any(
+            join = _LIST_JOIN_RE if english_word(word) else _LIST_JOIN_ARTICLE_RE
+            if any(join.match(original[e:start]) for _, e in named if e <= start) or any(
                 _LIST_JOIN_RE.match(original[end:s]) for s, _ in named if s >= end
             ):
                 kinds[i] = "name"
                 changed = True
                 break
+
+
+_LIST_JOIN_ARTICLE_RE = re.compile(
+    r"^\s*(?:,|&|/|\+|,?\s*(?:and|or|plus|as\s+well\s+as)(?:\s+the)?)\s*$", re.I
+)
+"""After a package, "and the" still lists one more, when that word is no English word: "MOM6
+and the SIS2 sea-ice model" (but not "Vitis and the card")."""
 
 
 def _lists_of_unread(original: str, words: list[tuple[int, str]], kinds: list[str]) -> None:
@@ -463,13 +481,50 @@ def _shaped_like_a_list_item(word: str) -> bool:
     )
 
 
+_ADJECTIVE_ENDS = frozenset(
+    """
+    wise compliant based aware like style free level scale driven bound intensive heavy ready
+    enabled friendly oriented specific related dependent sensitive critical limited only
+    """.split()
+)
+"""Second parts that make a hyphenated word an adjective, not a name ("MPI-wise")."""
+_PHRASE_INSIDE = frozenset("to of and or in on the a an by for with vs per".split())
+_PHRASE_STARTS = frozenset("on off in out over under post pre non anti self semi co".split())
+
+
+def _phrase_compound(word: str) -> bool:
+    """A hyphenated word built like English, not like a package name: an adjective ending
+    ("HIPAA-compliant", "MPI-wise"), a function word inside ("mesoscale-to-LES",
+    "limitation-of-liability"), or a prefix before a clipped word ("on-prem", "post-proc")."""
+    parts = word.split("-")
+    if len(parts) < 2 or any(ch.isdigit() for ch in word):
+        return False
+    if parts[-1] in _ADJECTIVE_ENDS or any(p in _PHRASE_INSIDE for p in parts[1:-1]):
+        return True
+    return parts[0] in _PHRASE_STARTS and all(len(p) <= 5 or english_word(p) for p in parts[1:])
+
+
+def _english_compound(word: str) -> bool:
+    """ "cross-section", "time-budget": every part of a hyphenated word is English, so the word
+    is English too, though no dictionary lists the compound; context alone makes no package
+    of it (listed with packages, or with a version, it still is one: "faster-whisper 1.0")."""
+    parts = word.split("-")
+    return len(parts) > 1 and all(p.isalpha() and english_word(p) for p in parts)
+
+
+def _capitalised_alone(word: str) -> bool:
+    """A capital first letter and lower case after it: inside a sentence, a proper name."""
+    return len(word) > 2 and word[0].isupper() and word[1:].isalpha() and word[1:].islower()
+
+
 def _could_be_name(word: str) -> bool:
     """Lower case, long enough, and not shaped by English morphology ("quickly", "widgets"
     can be; "processing", "quickly" cannot)."""
+    capitalised = word[:1].isupper() and word[1:].islower()  # "Optuna sweep" opens a sentence
     return (
-        word.islower()
+        (word.islower() or capitalised)
         and len(word) > 2
-        and not word.endswith(_ENGLISH_ENDINGS)
+        and not word.lower().endswith(_ENGLISH_ENDINGS)
         and not english_word(word)
     )
 
