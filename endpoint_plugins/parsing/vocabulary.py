@@ -590,6 +590,14 @@ _AMOUNT_WORDS = frozenset(
     gbps budget usd dollars ranks tasks threads later newer older earlier least most
     """.split()
 )
+_NEED_WORDS = frozenset(
+    """
+    need needs needed want wants require requires required request requesting give get
+    allocate reserve book
+    """.split()
+)
+"""Verbs that make a bare count beside them a demand ("I need 3 for a day")."""
+_BARE_COUNT_RE = re.compile(r"(?<![\w.:/-])\d+(?:\s*x)?(?![\w.:/%-])", re.IGNORECASE)
 _DIGIT_RE = re.compile(r"\d")
 _NEGATIVE_RE = re.compile(r"(?<![\w.])-\d")
 """A negative number left over ("= -2 GPUs"): an amount no field can take, so quoted."""
@@ -616,7 +624,8 @@ def _stray_amounts(scanner: Scanner, draft: Draft) -> None:
             continue
         words = {w.lower() for w in re.findall(r"[A-Za-z]+", segment)}
         negative = _NEGATIVE_RE.search(segment)
-        if not words & _AMOUNT_WORDS and not negative:
+        demanded = words & _NEED_WORDS and _BARE_COUNT_RE.search(segment)
+        if not words & _AMOUNT_WORDS and not negative and not demanded:
             continue
         tokens = [
             m
