@@ -24,13 +24,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     hub = subparsers.add_parser("hub", help="administer a hub's workers (join tokens, revocation)")
     sub = hub.add_subparsers(dest="hub_command", required=True, metavar="ACTION")
     p = sub.add_parser("add-worker", help="issue a join token that admits only worker NAME")
-    p.add_argument("name")
-    p.add_argument("--config", required=True, metavar="HUB.yaml")
+    p.add_argument("name", help="the worker's name")
+    p.add_argument("--config", required=True, metavar="HUB.yaml", help="the hub configuration")
     p.add_argument("--out", metavar="FILE", help="write the token here (0600) instead of stdout")
     p.set_defaults(handler=_add)
     p = sub.add_parser("revoke", help="take worker NAME out: drop it now and refuse it from now on")
-    p.add_argument("name")
-    p.add_argument("--config", required=True, metavar="HUB.yaml")
+    p.add_argument("name", help="the worker's name")
+    p.add_argument("--config", required=True, metavar="HUB.yaml", help="the hub configuration")
     p.set_defaults(handler=_revoke)
 
 

@@ -92,19 +92,19 @@ def _parser() -> argparse.ArgumentParser:
     _cost_arguments(p)
 
     p = add("satisfy", "request and query every site: which sites can run it")
-    p.add_argument("text")
-    p.add_argument("--explain", action="store_true")
+    p.add_argument("text", help="the request in words")
+    p.add_argument("--explain", action="store_true", help="show every check with its evidence")
 
     p = add("select", "request, query and select one site")
-    p.add_argument("text")
+    p.add_argument("text", help="the request in words")
     p.add_argument("--algorithm", help="selection algorithm (see 'list select')")
-    p.add_argument("--explain", action="store_true")
+    p.add_argument("--explain", action="store_true", help="show every check with its evidence")
 
     p = add("dispatch", "dispatch straight to a named site")
-    p.add_argument("site")
-    p.add_argument("text")
+    p.add_argument("site", help="the site to run it at (see 'list sites')")
+    p.add_argument("text", help="the request in words")
     p.add_argument("--force", action="store_true", help="dispatch even if the site says no")
-    p.add_argument("--wait", action="store_true")
+    p.add_argument("--wait", action="store_true", help="wait for the job to finish")
     p.add_argument(
         "--key",
         help="idempotency key (8-128 of letters, digits, ._:@-): running the command again "
@@ -113,18 +113,20 @@ def _parser() -> argparse.ArgumentParser:
     _cost_arguments(p)
 
     p = add("list", "list selection algorithms or the fleet's sites")
-    p.add_argument("what", choices=["select", "sites"])
+    p.add_argument(
+        "what", choices=["select", "sites"], help="select: the algorithms; sites: the fleet"
+    )
 
     p = add("status", "state of a dispatched job")
-    p.add_argument("job")
+    p.add_argument("job", help="a job id (see 'jobs')")
 
     add("jobs", "jobs in the ledger, newest first")
 
     p = add("cancel", "cancel a dispatched job")
-    p.add_argument("job")
+    p.add_argument("job", help="a job id (see 'jobs')")
 
     p = add("wait", "wait until a job finishes")
-    p.add_argument("job")
+    p.add_argument("job", help="a job id (see 'jobs')")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds (default 600)")
     return parser
 

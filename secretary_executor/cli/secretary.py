@@ -78,13 +78,18 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("schema", help="print the JSON Schemas of the wire models")
     p.add_argument("model", nargs="?", help=f"one of: {', '.join(SCHEMAS)}")
     p = sub.add_parser("providers", help="the provider catalogue, with an Active column")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON instead of tables")
     p = sub.add_parser("detect", help="facts found on this machine")
-    p.add_argument("category", nargs="?", choices=[c.value for c in Category])
-    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "category",
+        nargs="?",
+        choices=[c.value for c in Category],
+        help="only this category of provider",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON instead of tables")
     p = sub.add_parser("tools", help="tool manifests of the providers")
-    p.add_argument("provider", nargs="?")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("provider", nargs="?", help="only this provider's tools")
+    p.add_argument("--json", action="store_true", help="print JSON instead of tables")
     return parser
 
 

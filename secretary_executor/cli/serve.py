@@ -45,19 +45,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     w.add_argument("--site", action="append", default=[], help="site config or state file")
     w.add_argument("--site-dir", help="serve every *.yaml state/config file in this folder")
     w.add_argument("--join", required=True, metavar="HUB_URL", help="the hub's MCP URL")
-    w.add_argument("--join-token-file", required=True, metavar="FILE")
+    w.add_argument(
+        "--join-token-file", required=True, metavar="FILE", help="the hub's join token (0600)"
+    )
     w.add_argument("--name", help="this worker's name at the hub (default: host-port)")
-    w.add_argument("--host", default="127.0.0.1")
-    w.add_argument("--port", type=int, default=8701)
+    w.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    w.add_argument("--port", type=int, default=8701, help="port to listen on (8701)")
     w.add_argument(
         "--advertise-url", help="URL the hub calls back (default http(s)://HOST:PORT/mcp)"
     )
     _tls_arguments(w)
-    w.add_argument("-v", "--verbose", action="store_true")
+    w.add_argument("-v", "--verbose", action="store_true", help="log at INFO level")
     w.set_defaults(handler=_worker)
     h = sub.add_parser("hub", help="serve the hub (MCP facade for agents, registry for workers)")
-    h.add_argument("--config", required=True, metavar="HUB.yaml")
-    h.add_argument("--transport", choices=("http", "stdio"), default="http")
+    h.add_argument("--config", required=True, metavar="HUB.yaml", help="the hub configuration")
+    h.add_argument(
+        "--transport",
+        choices=("http", "stdio"),
+        default="http",
+        help="http: serve streamable HTTP; stdio: one local agent on stdin/stdout",
+    )
     h.add_argument(
         "--role",
         choices=("hub", "dual"),
@@ -67,7 +74,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     h.add_argument("--host", help="override the config's host")
     h.add_argument("--port", type=int, help="override the config's port")
     _tls_arguments(h)
-    h.add_argument("-v", "--verbose", action="store_true")
+    h.add_argument("-v", "--verbose", action="store_true", help="log at INFO level")
     h.set_defaults(handler=_hub)
 
 

@@ -53,24 +53,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.set_defaults(handler=_negotiate)
 
     p = sub.add_parser("report", help="re-render report.md and plots from results.jsonl")
-    p.add_argument("dir", type=Path)
+    p.add_argument("dir", type=Path, help="a 'sim negotiate' or 'sim select' output folder")
     p.set_defaults(handler=_report)
 
     p = sub.add_parser("select", help="the selection experiment over compatible proposals")
-    p.add_argument("--iterations", type=int, default=10)
+    p.add_argument(
+        "--iterations", type=int, default=10, help="repetitions of each selection (default 10)"
+    )
     p.add_argument("--from", dest="source", type=Path, help="a 'sim negotiate' output folder")
     _negotiation_options(p)
     p.add_argument("--cpu-core-hour", type=float, default=0.015, help="USD per core-hour")
     p.add_argument("--a100-hour", type=float, default=1.49, help="USD per A100 GPU-hour")
     p.add_argument("--l4-hour", type=float, default=0.44, help="USD per L4 GPU-hour")
-    p.add_argument("--out", required=True, type=Path)
+    p.add_argument("--out", required=True, type=Path, help="folder for results and report")
     p.set_defaults(handler=_select)
 
 
 def _negotiation_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--workers", type=int, default=200)
-    p.add_argument("--prompts", type=int, default=100)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=200, help="simulated sites (default 200)")
+    p.add_argument("--prompts", type=int, default=100, help="job requests (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument(
         "--strategy",
         default="rules",
