@@ -65,12 +65,26 @@ def executor_for(
             else:
                 from globus_compute_sdk import Executor
 
+                from endpoint_plugins.install import credentials_available
+
+                # Without credentials the SDK would stop to print a login prompt on stdout
+                # (breaking --json output, or hanging a service): say what to do instead.
+                if not credentials_available():
+                    raise GlobusTransportError(
+                        f"no Globus credentials on this machine to reach endpoint {endpoint_id}: "
+                        "run 'globus-compute-endpoint login', or set GLOBUS_COMPUTE_CLIENT_ID "
+                        "and GLOBUS_COMPUTE_CLIENT_SECRET",
+                        transient=True,
+                    )
+
                 executor = Executor(
                     endpoint_id=endpoint_id,
                     batch_size=batch_size,
                     api_burst_limit=api_burst_limit,
                     api_burst_window_s=api_burst_window_s,
                 )
+        except GlobusTransportError:
+            raise
         except Exception as exc:  # noqa: BLE001 - the SDK raises many types here
             raise GlobusTransportError(
                 f"cannot create a Globus Compute executor for endpoint {endpoint_id}: {exc}; "

@@ -185,6 +185,9 @@ def test_a_fleet_file_site_negotiates_through_globus_compute(
     # The fleet file names no factory: the transport makes a plain SDK Executor on first use,
     # which here is the loop-back one.
     monkeypatch.setattr(globus_compute_sdk, "Executor", lambda **kw: svc.executor(**kw))
+    # Headless-login credentials, as a service account would have (the service is local).
+    monkeypatch.setenv("GLOBUS_COMPUTE_CLIENT_ID", "00000000-0000-0000-0000-000000000000")
+    monkeypatch.setenv("GLOBUS_COMPUTE_CLIENT_SECRET", "not-a-real-secret")
     (tmp_path / "secretary-functions.json").write_text(json.dumps({"functions": ids}))
     fleet_file = tmp_path / "fleet.yaml"
     entry = {

@@ -37,6 +37,9 @@ class RecordingExecutor:
 def _no_sdk_executor(monkeypatch):
     RecordingExecutor.made = []
     monkeypatch.setattr(globus_compute_sdk, "Executor", RecordingExecutor)
+    # Headless-login credentials, so the transport goes on to make an executor.
+    monkeypatch.setenv("GLOBUS_COMPUTE_CLIENT_ID", "00000000-0000-0000-0000-000000000000")
+    monkeypatch.setenv("GLOBUS_COMPUTE_CLIENT_SECRET", "not-a-real-secret")
     yield
     forget_executor(ENDPOINT)
 
