@@ -92,6 +92,7 @@ def install(
     *,
     endpoint_dir: str | os.PathLike[str] | None = None,
     dry_run: bool = False,
+    restrict: bool = False,
 ) -> list[Change]:
     """Write the site configuration beside the endpoint and allow the registered functions.
 
@@ -106,7 +107,11 @@ def install(
     changes = [_write(folder / SITE_FILE, text, dry_run, f"site {config.name!r}")]
     ids = registered_ids(folder)
     if ids:
-        changes.append(allow_functions(folder / "config.yaml", ids.values(), dry_run=dry_run))
+        changes.append(
+            allow_functions(
+                folder / "config.yaml", ids.values(), dry_run=dry_run, restrict=restrict
+            )
+        )
     else:
         changes.append(
             Change(
@@ -137,8 +142,15 @@ def registered_ids(folder: Path) -> dict[str, str]:
     return {str(k): str(v) for k, v in functions.items()}
 
 
-def allow_functions(config_path: Path, ids: Iterable[str], *, dry_run: bool = False) -> Change:
+def allow_functions(
+    config_path: Path, ids: Iterable[str], *, dry_run: bool = False, restrict: bool = False
+) -> Change:
     """Add ``ids`` to ``allowed_functions`` in an endpoint ``config.yaml``, keeping the rest.
+
+    An endpoint with no ``allowed_functions`` runs any function, including the secretary
+    functions and its users' own tasks. Adding a list would shut every other function out, so
+    that happens only with ``restrict``; otherwise the file is left as it is and the change says
+    so. A list that already exists is extended.
 
     Raises:
         EndpointInstallError: the file is not a YAML mapping, or ``allowed_functions`` is
@@ -151,7 +163,15 @@ def allow_functions(config_path: Path, ids: Iterable[str], *, dry_run: bool = Fa
         raise EndpointInstallError(f"{config_path} is not valid YAML: {exc}") from None
     if not isinstance(doc, dict):
         raise EndpointInstallError(f"{config_path}: expected a mapping of endpoint settings")
-    current = doc.get("allowed_functions") or []
+    current = doc.get("allowed_functions")
+    if current is None and not restrict:
+        return Change(
+            path=str(config_path),
+            action="skipped",
+            detail="open endpoint (no allowed_functions): it already runs the secretary functions; "
+            "--restrict would allow only listed functions, refusing every other task",
+        )
+    current = current or []
     if not isinstance(current, list):
         raise EndpointInstallError(
             f"{config_path}: allowed_functions must be a list of function ids"
@@ -244,6 +264,7 @@ def register(
     endpoint_dir: str | os.PathLike[str] | None = None,
     client_factory: Callable[[], Any] | None = None,
     dry_run: bool = False,
+    restrict: bool = False,
 ) -> list[Change]:
     """Register the secretary functions with the Globus Compute service and allow them.
 
@@ -298,7 +319,11 @@ def register(
             )
         )
     if known:
-        changes.append(allow_functions(folder / "config.yaml", known.values(), dry_run=dry_run))
+        changes.append(
+            allow_functions(
+                folder / "config.yaml", known.values(), dry_run=dry_run, restrict=restrict
+            )
+        )
     return changes
 
 

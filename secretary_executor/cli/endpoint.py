@@ -42,12 +42,24 @@ def _common(p: argparse.ArgumentParser) -> None:
         help="where endpoints live (default $GLOBUS_COMPUTE_USER_DIR or ~/.globus_compute)",
     )
     p.add_argument("--dry-run", action="store_true", help="show what would change, change nothing")
+    p.add_argument(
+        "--restrict",
+        action="store_true",
+        help="on an open endpoint, add allowed_functions: from then on it runs ONLY the listed "
+        "functions and refuses every other task (a list that exists is always extended)",
+    )
 
 
 def _install(args: argparse.Namespace) -> int:
     from endpoint_plugins.install import install as do_install
 
-    changes = do_install(args.name, args.site, endpoint_dir=args.endpoint_dir, dry_run=args.dry_run)
+    changes = do_install(
+        args.name,
+        args.site,
+        endpoint_dir=args.endpoint_dir,
+        dry_run=args.dry_run,
+        restrict=args.restrict,
+    )
     _show(f"endpoint {args.name}: install", changes, args.dry_run)
     return EXIT_OK
 
@@ -55,7 +67,9 @@ def _install(args: argparse.Namespace) -> int:
 def _register(args: argparse.Namespace) -> int:
     from endpoint_plugins.install import register as do_register
 
-    changes = do_register(args.name, endpoint_dir=args.endpoint_dir, dry_run=args.dry_run)
+    changes = do_register(
+        args.name, endpoint_dir=args.endpoint_dir, dry_run=args.dry_run, restrict=args.restrict
+    )
     _show(f"endpoint {args.name}: register", changes, args.dry_run)
     return EXIT_OK
 
@@ -68,3 +82,12 @@ def _show(title: str, changes: list[Change], dry_run: bool) -> None:
         style = "green" if change.action in ("created", "updated") else "dim"
         table.add_row(change.path, f"[{style}]{change.action}[/]", change.detail)
     console.print(table)
+    if any(c.action == "created" and "allowed_functions" in c.detail for c in changes) or any(
+        c.action in ("updated", "would be updated") and c.detail.startswith("allowed_functions")
+        for c in changes
+    ):
+        console.print(
+            "[yellow]note:[/] this endpoint now runs only the functions in allowed_functions; "
+            "restart it for the list to take effect",
+            highlight=False,
+        )

@@ -295,6 +295,28 @@ def test_register_allows_the_functions_and_keeps_the_rest_of_the_config(endpoint
     }
 
 
+def test_an_open_endpoint_stays_open_unless_restricted(endpoint_dir, site_yaml):
+    """An endpoint without allowed_functions runs every function (its users' tasks too): the
+    secretary must not shut them out silently. --restrict adds the list, knowingly."""
+    config_path = endpoint_dir / "ep1" / "config.yaml"
+    config_path.write_text("display_name: ep1\namqp_port: 443\n")
+    config_path.chmod(0o600)
+    client = StandInClient()
+    changes = register("ep1", endpoint_dir=endpoint_dir, client_factory=lambda: client)
+    skipped = [c for c in changes if c.path == str(config_path)]
+    assert [c.action for c in skipped] == ["skipped"] and "open endpoint" in skipped[0].detail
+    assert "allowed_functions" not in yaml.safe_load(config_path.read_text())
+    install("ep1", site_yaml, endpoint_dir=endpoint_dir)
+    assert "allowed_functions" not in yaml.safe_load(config_path.read_text())
+
+    register("ep1", endpoint_dir=endpoint_dir, client_factory=lambda: client, restrict=True)
+    allowed = yaml.safe_load(config_path.read_text())["allowed_functions"]
+    assert sorted(allowed) == sorted(
+        json.loads((endpoint_dir / "ep1" / FUNCTIONS_FILE).read_text())["functions"].values()
+    )
+    assert oct(config_path.stat().st_mode & 0o777) == "0o600"
+
+
 def test_register_without_credentials_says_how_to_log_in(
     endpoint_dir, tmp_path, monkeypatch, capsys
 ):
