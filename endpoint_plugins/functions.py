@@ -118,12 +118,28 @@ def secretary_describe(
     return call_secretary(site_config_path, "describe", payload or {})
 
 
+def secretary_output(site_config_path: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """The end of a dispatched job's standard output and error at this site.
+
+    Args:
+        site_config_path: the site configuration YAML on the endpoint host.
+        payload: ``{"native_id": str, "provider": str | None, "max_bytes": int}``.
+
+    Returns:
+        The service envelope; on success ``result`` is a ``JobOutput`` as JSON.
+    """
+    from endpoint_plugins.functions import call_secretary
+
+    return call_secretary(site_config_path, "output", payload)
+
+
 FUNCTIONS = {
     "negotiate": secretary_negotiate,
     "dispatch": secretary_dispatch,
     "status": secretary_status,
     "cancel": secretary_cancel,
     "describe": secretary_describe,
+    "output": secretary_output,
 }
 """Operation name -> the function an administrator registers for it."""
 

@@ -37,7 +37,7 @@ from providers.files import load_yaml
 
 SITE_FILE = "secretary-site.yaml"
 FUNCTIONS_FILE = "secretary-functions.json"
-OPERATIONS = ("negotiate", "dispatch", "status", "cancel", "describe")
+OPERATIONS = ("negotiate", "dispatch", "status", "cancel", "describe", "output")
 
 _BLOCK = re.compile(r"^allowed_functions\s*:.*$", re.MULTILINE)
 

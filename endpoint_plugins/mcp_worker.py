@@ -37,6 +37,7 @@ TOOL_FOR: dict[Operation, str] = {
     Operation.STATUS: "status",
     Operation.CANCEL: "cancel",
     Operation.DESCRIBE: "describe",
+    Operation.OUTPUT: "output",
 }
 """The worker tool that carries each service operation."""
 
@@ -165,6 +166,14 @@ def add_worker_tools(mcp: MCPServer, backend: SiteBackend, authorize: Authorize)
     async def describe(site: str = "") -> Envelope:
         """What the site has (providers and facts) and which tools it offers."""
         return await run(site, Operation.DESCRIBE, {})
+
+    @mcp.tool(annotations=READS_SITES)
+    async def output(
+        native_id: str, site: str = "", provider: str | None = None, max_bytes: int = 65536
+    ) -> Envelope:
+        """The end of a job's standard output and error (at most max_bytes of each)."""
+        payload = {"native_id": native_id, "provider": provider, "max_bytes": max_bytes}
+        return await run(site, Operation.OUTPUT, payload)
 
 
 class WorkerServer:

@@ -30,6 +30,7 @@ from providers.state import providers_from_state as _from_state
 from providers.tools import ToolKind, ToolManifest
 from providers.wire import (
     DispatchReceipt,
+    JobOutput,
     JobRequest,
     JobState,
     JobStatus,
@@ -276,6 +277,20 @@ class Secretary:
     def cancel(self, native_id: str, *, provider: str | None = None) -> JobStatus:
         """Cancel the job; returns its state afterwards (a finished job keeps its state)."""
         return self._job_call("cancel_job", native_id, provider)
+
+    def output(
+        self, native_id: str, *, provider: str | None = None, max_bytes: int = 65536
+    ) -> JobOutput:
+        """The end of the job's standard output and error, where the site can read them."""
+        workload = self._workload(provider or None)
+        session = ToolSession(self.providers, allowed=ToolKind.DISPATCH)
+        args = {"native_id": native_id, "max_bytes": max_bytes}
+        evidence = session.call(workload, "job_output", args)
+        if evidence.error:
+            return JobOutput(
+                site=self.name, native_id=native_id, available=False, note=evidence.error
+            )
+        return JobOutput.model_validate(evidence.result).model_copy(update={"site": self.name})
 
     # -- description -------------------------------------------------------------------------
 

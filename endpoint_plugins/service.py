@@ -14,13 +14,14 @@ import logging
 from enum import StrEnum
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import Field, ValidationError
 
 from endpoint_plugins.errors import SiteError
 from endpoint_plugins.secretary import DispatchPlan, Secretary
 from providers.errors import ProviderError, validation_message
 from providers.wire import JobRequest, Requirements
 from providers.wire.common import WireModel
+from providers.wire.jobs import MAX_OUTPUT_BYTES
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +34,7 @@ class Operation(StrEnum):
     STATUS = "status"
     CANCEL = "cancel"
     DESCRIBE = "describe"
+    OUTPUT = "output"
 
 
 class NegotiatePayload(WireModel):
@@ -50,6 +52,12 @@ class JobPayload(WireModel):
     provider: str | None = None
 
 
+class OutputPayload(WireModel):
+    native_id: str
+    provider: str | None = None
+    max_bytes: int = Field(default=65536, ge=1, le=MAX_OUTPUT_BYTES)
+
+
 class DescribePayload(WireModel):
     pass
 
@@ -60,6 +68,7 @@ PAYLOADS: dict[Operation, type[WireModel]] = {
     Operation.STATUS: JobPayload,
     Operation.CANCEL: JobPayload,
     Operation.DESCRIBE: DescribePayload,
+    Operation.OUTPUT: OutputPayload,
 }
 
 
@@ -106,4 +115,8 @@ def _run(secretary: Secretary, op: Operation, payload: Any) -> WireModel:
         return secretary.status(payload.native_id, provider=payload.provider)
     if op is Operation.CANCEL:
         return secretary.cancel(payload.native_id, provider=payload.provider)
+    if op is Operation.OUTPUT:
+        return secretary.output(
+            payload.native_id, provider=payload.provider, max_bytes=payload.max_bytes
+        )
     return secretary.describe()

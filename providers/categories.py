@@ -33,7 +33,7 @@ from providers.jobspec import JobSpec, SubmitResult
 from providers.package_names import normalise
 from providers.tools import dispatch_tool, secretary_tool
 from providers.wire.common import Category, WireModel
-from providers.wire.jobs import JobStatus
+from providers.wire.jobs import MAX_OUTPUT_BYTES, JobOutput, JobStatus
 
 
 def normalise_package_name(name: str) -> str:
@@ -104,6 +104,18 @@ class WorkloadProvider(Provider):
         self.invalidate()
         return status
 
+    @dispatch_tool
+    def job_output(self, native_id: str, max_bytes: int = 65536) -> JobOutput:
+        """Read the end of a job's standard output and error (at most ``max_bytes`` of each).
+
+        Args:
+            native_id: the id the workload manager gave the job.
+            max_bytes: how many bytes of each stream, from its end (1 to 1 MiB).
+        """
+        if not 1 <= max_bytes <= MAX_OUTPUT_BYTES:
+            raise ProviderError(f"max_bytes must be between 1 and {MAX_OUTPUT_BYTES}")
+        return self._output(native_id, max_bytes)
+
     # Hooks for managers that run work. The defaults refuse clearly: a provider that only
     # observes a scheduler (no submit rights) is still useful for negotiation.
     def _submit(self, spec: JobSpec) -> SubmitResult:
@@ -114,6 +126,15 @@ class WorkloadProvider(Provider):
 
     def _cancel(self, native_id: str) -> JobStatus:
         raise ProviderError(f"workload provider {self.name!r} cannot cancel jobs")
+
+    def _output(self, native_id: str, max_bytes: int) -> JobOutput:
+        return JobOutput(
+            site=self.name,
+            native_id=native_id,
+            available=False,
+            note=f"workload provider {self.name!r} does not read job output; look where the "
+            "site's manager writes it",
+        )
 
 
 class SoftwareProvider(Provider):

@@ -10,6 +10,7 @@ callers' one-line error handling stays as it is. YAML nested past any sensible d
 
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
 from typing import Any
@@ -99,3 +100,25 @@ def _where(exc: yaml.YAMLError) -> str:
     mark = exc.problem_mark or exc.context_mark
     where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
     return "; ".join(parts or ["the document is not valid YAML"]) + where
+
+
+def read_tail(path: Path, max_bytes: int) -> tuple[str, bool] | None:
+    """The last ``max_bytes`` of a regular file as text, and whether it was cut; None if absent.
+
+    Only the end is read (a job's output can be gigabytes). Bytes that are not UTF-8 are
+    replaced, and a multi-byte character cut at the start is dropped.
+    """
+    if not path.is_file():  # checked first: opening a FIFO would block
+        return None
+    try:
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            start = max(0, size - max_bytes)
+            handle.seek(start)
+            data = handle.read(max_bytes)
+    except (FileNotFoundError, IsADirectoryError):
+        return None
+    text = data.decode("utf-8", errors="replace")
+    if start and text.startswith("\ufffd"):
+        text = text.lstrip("\ufffd")
+    return text, start > 0

@@ -32,7 +32,7 @@ from providers.errors import StateFileError, validation_message
 from providers.files import load_yaml, read_text_file
 from providers.jobspec import JobSpec, SubmitResult
 from providers.wire.common import SCHEMA_VERSION, WireModel
-from providers.wire.jobs import JobState, JobStatus
+from providers.wire.jobs import JobOutput, JobState, JobStatus
 
 ProviderKind = Literal[
     "workload", "software", "container", "storage", "network", "cpu", "memory", "gpu", "mpi"
@@ -256,7 +256,16 @@ def _workload_hooks() -> dict[str, Any]:
         state = _jobs(self).cancel(self.name, native_id)
         return JobStatus(site=self.name, native_id=native_id, state=state, message="simulated site")
 
-    return {"_submit": _submit, "_status": _status, "_cancel": _cancel}
+    def _output(self: Any, native_id: str, max_bytes: int) -> JobOutput:
+        return JobOutput(
+            site=self.name,
+            native_id=native_id,
+            available=False,
+            note="simulated site: the job was accounted for, no command was run, so there is "
+            "no output",
+        )
+
+    return {"_submit": _submit, "_status": _status, "_cancel": _cancel, "_output": _output}
 
 
 _STATE_CLASSES = _make_state_classes()

@@ -19,6 +19,7 @@ from endpoint_plugins.secretary import DispatchPlan
 from providers.failpoints import failpoint
 from providers.wire import (
     DispatchReceipt,
+    JobOutput,
     JobRequest,
     JobState,
     JobStatus,
@@ -406,6 +407,26 @@ class Broker:
         status = status.model_copy(update={"site": record.site, "native_id": record.native_id})
         self.ledger.record_status(job_id, status)
         return status
+
+    async def output(self, job_id: str, *, max_bytes: int = 65536) -> JobOutput:
+        """The end of the job's standard output and error, read at its site.
+
+        Raises:
+            UnknownJobError: the ledger has no such job.
+        """
+        record = self.ledger.job(job_id)
+        if record.state is JobState.PENDING:
+            record = await self.settle(job_id)
+        if not record.native_id:
+            return JobOutput(
+                site=record.site,
+                native_id="",
+                available=False,
+                note=f"job {job_id} never started at {record.site} ({record.state.value})",
+            )
+        site = self.fleet.get(record.site)
+        output = await site.output(record.native_id, provider=record.provider, max_bytes=max_bytes)
+        return output.model_copy(update={"site": record.site, "native_id": record.native_id})
 
     async def wait(
         self, job_id: str, *, timeout_s: float = 600.0, poll_s: float = 0.2

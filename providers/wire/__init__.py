@@ -5,7 +5,7 @@ releases can still talk: unknown fields from a newer peer are ignored, not rejec
 """
 
 from providers.wire.common import SCHEMA_VERSION, WireModel
-from providers.wire.jobs import DispatchReceipt, JobState, JobStatus
+from providers.wire.jobs import DispatchReceipt, JobOutput, JobState, JobStatus
 from providers.wire.proposal import (
     Check,
     CheckStatus,
@@ -50,6 +50,7 @@ __all__ = [
     "GpuVendor",
     "JobRequest",
     "JobState",
+    "JobOutput",
     "JobStatus",
     "MPIRequirement",
     "Metrics",

@@ -72,3 +72,22 @@ class JobStatus(WireModel):
     exit_code: int | None = None
     message: str = ""
     updated_at: datetime = Field(default_factory=_now)
+
+
+MAX_OUTPUT_BYTES = 1024 * 1024
+"""The most bytes of each stream one request may ask for."""
+
+
+class JobOutput(WireModel):
+    """The end of a job's standard output and error, as the site can read them now."""
+
+    schema_version: int = SCHEMA_VERSION
+    site: str
+    native_id: str
+    available: bool
+    """False when the site cannot read the job's output (the note says why and where to look)."""
+    stdout: str = ""
+    stderr: str = ""
+    truncated: bool = False
+    """True when a stream was longer than asked for: only its last bytes are here."""
+    note: str = ""

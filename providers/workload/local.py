@@ -30,10 +30,11 @@ import providers
 from providers.categories import WorkloadProvider
 from providers.errors import ProviderError, UnsafeValueError
 from providers.facts import Partition, WorkloadFacts
+from providers.files import read_tail
 from providers.hardware.memory import to_gb
 from providers.jobspec import JobSpec, SubmitResult
 from providers.paths import secretary_home
-from providers.wire.jobs import JobState, JobStatus
+from providers.wire.jobs import JobOutput, JobState, JobStatus
 from providers.workload.local_runner import (
     EXIT_CODE_FILE,
     MESSAGE_FILE,
@@ -44,6 +45,8 @@ from providers.workload.local_runner import (
     RUNNER_PID_FILE,
     SPEC_FILE,
     STATE_FILE,
+    STDERR_FILE,
+    STDOUT_FILE,
     signal_group,
     write_atomic,
 )
@@ -320,6 +323,27 @@ class LocalMachineProvider(WorkloadProvider):
             state,
             _read(job_dir / MESSAGE_FILE) or "",
             _read_int(job_dir / EXIT_CODE_FILE),
+        )
+
+    def _output(self, native_id: str, max_bytes: int) -> JobOutput:
+        """The ends of the job's ``stdout.txt`` and ``stderr.txt`` (from any process)."""
+        job_dir = self._job_dir(native_id)
+        out = read_tail(job_dir / STDOUT_FILE, max_bytes)
+        err = read_tail(job_dir / STDERR_FILE, max_bytes)
+        if out is None and err is None:
+            return JobOutput(
+                site=self.name,
+                native_id=native_id,
+                available=False,
+                note="no output yet: the job has not started, or its folder is gone",
+            )
+        return JobOutput(
+            site=self.name,
+            native_id=native_id,
+            available=True,
+            stdout=out[0] if out else "",
+            stderr=err[0] if err else "",
+            truncated=bool((out and out[1]) or (err and err[1])),
         )
 
     def _status(self, native_id: str) -> JobStatus:

@@ -29,8 +29,9 @@ from providers.categories import WorkloadProvider
 from providers.commands import CommandResult, CommandRunner, safe_name
 from providers.errors import CommandError, ProviderError, UnsafeValueError
 from providers.facts import WorkloadFacts
+from providers.files import read_tail
 from providers.jobspec import JobSpec, SubmitResult
-from providers.wire.jobs import JobState, JobStatus
+from providers.wire.jobs import JobOutput, JobState, JobStatus
 from providers.workload.batch import (
     BatchScript,
     directive_value,
@@ -367,6 +368,28 @@ class SlurmProvider(WorkloadProvider):
                 ),
             )
         return self._status_from(native_id, *found)
+
+    def _output(self, native_id: str, max_bytes: int) -> JobOutput:
+        """The ends of the ``slurm-ID.out`` / ``.err`` files this provider asked Slurm to write
+        (on a shared filesystem they are readable here whichever node ran the job)."""
+        out_path, err_path = output_paths(self._check_id(native_id))
+        out, err = read_tail(out_path, max_bytes), read_tail(err_path, max_bytes)
+        if out is None and err is None:
+            return JobOutput(
+                site=self.name,
+                native_id=native_id,
+                available=False,
+                note=f"no output files yet ({out_path.name}): the job has not started, or it "
+                "was not submitted by this site",
+            )
+        return JobOutput(
+            site=self.name,
+            native_id=native_id,
+            available=True,
+            stdout=out[0] if out else "",
+            stderr=err[0] if err else "",
+            truncated=bool((out and out[1]) or (err and err[1])),
+        )
 
     def _cancel(self, native_id: str) -> JobStatus:
         """``scancel`` the job, then report its state once final (or after a short wait).

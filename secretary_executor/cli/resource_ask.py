@@ -5,7 +5,7 @@
     resource-ask select    "I need <resources, constraints>" [--algorithm NAME]
     resource-ask dispatch  SITE "I need <resources>" -- CMD ...             # straight to a site
     resource-ask list select | list sites
-    resource-ask status JOB | jobs | cancel JOB
+    resource-ask status JOB | jobs | cancel JOB | wait JOB | logs JOB
 
 Every command takes ``--fleet`` (``demo`` or a fleet YAML) and ``--json``. The job's command
 goes after ``--`` (or in backticks inside the request text) and is run as an argument list,
@@ -23,6 +23,7 @@ from rich.prompt import Confirm
 from rich.table import Table
 
 from providers.wire import JobStatus, Policy, Proposal, Verdict
+from providers.wire.jobs import MAX_OUTPUT_BYTES
 from secretary_executor.broker import Broker, NegotiationResult
 from secretary_executor.cli.common import (
     EXIT_FAILED,
@@ -122,6 +123,16 @@ def _parser() -> argparse.ArgumentParser:
 
     add("jobs", "jobs in the ledger, newest first")
 
+    p = add("logs", "the end of a job's output and error, wherever it ran")
+    p.add_argument("job", help="a job id (see 'jobs')")
+    p.add_argument(
+        "--bytes",
+        type=int,
+        default=65536,
+        metavar="N",
+        help="how much of the end of each stream (default 65536, at most 1048576)",
+    )
+
     p = add("cancel", "cancel a dispatched job")
     p.add_argument("job", help="a job id (see 'jobs')")
 
@@ -154,6 +165,7 @@ async def _dispatch_command(args: argparse.Namespace, command: list[str]) -> int
             "status": _status,
             "jobs": _jobs,
             "cancel": _cancel,
+            "logs": _logs,
             "wait": _wait,
         }[args.command]
         return await handler(broker, args, command)
@@ -356,6 +368,28 @@ async def _cancel(broker: Broker, args: argparse.Namespace, command: list[str]) 
         emit_json(status)
     else:
         console.print(f"job {args.job}: {status.state.value} {status.message}".rstrip())
+    return EXIT_OK
+
+
+async def _logs(broker: Broker, args: argparse.Namespace, command: list[str]) -> int:
+    if not 1 <= args.bytes <= MAX_OUTPUT_BYTES:
+        raise ConfigurationError(f"--bytes must be between 1 and {MAX_OUTPUT_BYTES}")
+    output = await broker.output(args.job, max_bytes=args.bytes)
+    if args.json:
+        emit_json(output)
+        return EXIT_OK if output.available else EXIT_FAILED
+    if not output.available:
+        err_console.print(f"job {args.job}: no output: {output.note}", highlight=False)
+        return EXIT_FAILED
+    cut = " (last bytes only)" if output.truncated else ""
+    for name, text in (("stdout", output.stdout), ("stderr", output.stderr)):
+        if text or name == "stdout":
+            # A rule names the stream; the text itself goes out verbatim (never re-wrapped), so
+            # it can be copied or piped as the job wrote it.
+            console.rule(f"{name} of {output.native_id} at {output.site}{cut}", align="left")
+            console.file.flush()
+            sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+            sys.stdout.flush()
     return EXIT_OK
 
 

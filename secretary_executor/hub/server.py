@@ -43,12 +43,14 @@ from endpoint_plugins.tool_hints import (
 from providers.errors import ProviderError
 from providers.wire import (
     DispatchReceipt,
+    JobOutput,
     JobRequest,
     JobStatus,
     Policy,
     Proposal,
     Requirements,
 )
+from providers.wire.jobs import MAX_OUTPUT_BYTES
 from providers.wire.strict import validate_user_input
 from secretary_executor import __version__
 from secretary_executor.broker import Broker, NegotiationResult
@@ -356,6 +358,19 @@ class Hub:
             await self.events.publish(job_id)
             return status
 
+        @mcp.tool(annotations=READS_SITES)
+        @_as_tool_error
+        async def job_output(
+            job_id: JobIdArg,
+            max_bytes: Annotated[
+                int,
+                Field(ge=1, le=MAX_OUTPUT_BYTES, description="Bytes from the end of each stream."),
+            ] = 8192,
+        ) -> JobOutput:
+            """The end of a job's standard output and error, read at the site that ran it."""
+            self._require(CLIENT)
+            return await broker.output(job_id, max_bytes=max_bytes)
+
         @mcp.tool(annotations=READS_HERE)
         @_as_tool_error
         async def list_sites() -> FleetStatus:
@@ -524,6 +539,13 @@ class Hub:
             """A job's ledger record and state changes (updated events are published)."""
             self._require(CLIENT)  # the same scope as the client tools
             return self.events.view(job_id).model_dump_json(indent=2)
+
+        @mcp.resource("jobs://{job_id}/output", mime_type="application/json")
+        @_as_resource_error
+        async def job_output_resource(job_id: str) -> str:
+            """The last 8 KiB of a job's standard output and error."""
+            self._require(CLIENT)
+            return (await self.broker.output(job_id, max_bytes=8192)).model_dump_json(indent=2)
 
         @mcp.prompt()
         def request_template(

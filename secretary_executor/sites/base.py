@@ -17,7 +17,14 @@ from pydantic import ValidationError
 
 from endpoint_plugins.secretary import DispatchPlan, SiteDescription, unreachable
 from endpoint_plugins.service import Operation
-from providers.wire import DispatchReceipt, JobRequest, JobStatus, Proposal, Requirements
+from providers.wire import (
+    DispatchReceipt,
+    JobOutput,
+    JobRequest,
+    JobStatus,
+    Proposal,
+    Requirements,
+)
 from providers.wire.common import WireModel
 from secretary_executor.errors import (
     DispatchError,
@@ -146,6 +153,14 @@ class Site:
         payload = {"native_id": native_id, "provider": provider}
         status: JobStatus = await self._result(Operation.CANCEL, payload, JobStatus)
         return status.model_copy(update={"site": self.name})
+
+    async def output(
+        self, native_id: str, *, provider: str | None = None, max_bytes: int = 65536
+    ) -> JobOutput:
+        """The end of the job's standard output and error at the site."""
+        payload = {"native_id": native_id, "provider": provider, "max_bytes": max_bytes}
+        output: JobOutput = await self._result(Operation.OUTPUT, payload, JobOutput)
+        return output.model_copy(update={"site": self.name})
 
     async def describe(self) -> SiteDescription:
         """What the site has and which tools it offers."""

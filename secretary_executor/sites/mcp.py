@@ -53,4 +53,10 @@ def _arguments(operation: Operation, payload: dict[str, Any]) -> dict[str, Any]:
         return {"request": payload["request"], "plan": payload.get("plan")}
     if operation in (Operation.STATUS, Operation.CANCEL):
         return {"native_id": payload["native_id"], "provider": payload.get("provider")}
+    if operation is Operation.OUTPUT:
+        return {
+            "native_id": payload["native_id"],
+            "provider": payload.get("provider"),
+            "max_bytes": payload.get("max_bytes", 65536),
+        }
     return {}
