@@ -14,6 +14,7 @@ also needs a ``token_file``, because its endpoint is then closed to anonymous ca
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Callable
 
 from mcp.server.auth.provider import AccessToken
 
@@ -40,9 +41,17 @@ def is_loopback(host: str) -> bool:
 class HubVerifier:
     """Token verifier: static client/join tokens, plus each UP worker's current credential."""
 
-    def __init__(self, table: BearerTable, registry: Registry) -> None:
+    def __init__(
+        self,
+        table: BearerTable,
+        registry: Registry,
+        reload: Callable[[], object] | None = None,
+    ) -> None:
         self.table = table
         self.registry = registry
+        self.reload = reload
+        """Called on an unknown token: reads the join token file again if it changed, so a
+        token just issued by 'secretary hub add-worker' works at once."""
 
     def __repr__(self) -> str:
         return f"HubVerifier({self.table!r})"
@@ -52,6 +61,11 @@ class HubVerifier:
         if found is not None:
             return found
         worker = self.registry.owner_of_credential(token)
+        if worker is None and self.reload is not None:
+            self.reload()
+            found = await self.table.verify_token(token)
+            if found is not None:
+                return found
         if worker is None:
             return None
         return AccessToken(token=token, client_id=worker, scopes=[WORKER])

@@ -174,6 +174,7 @@ class Hub:
         self.auth_enabled = self.tokens is not None
         self.join_tokens: JoinTokens | None = None
         self._join_mtime: int | None = None
+        self._to_drop: set[str] = set()
         if self.tokens is not None and config.join_token_file is not None:
             self._join_mtime = os.stat(config.join_token_file).st_mtime_ns
             self.join_tokens = load_join_tokens(config.join_token_file)
@@ -188,7 +189,11 @@ class Hub:
         self.worker_sites: dict[str, tuple[str, ...]] = {}
         self.results: OrderedDict[str, NegotiationResult] = OrderedDict()
         self.membership: Membership | None = None
-        verifier = HubVerifier(self.tokens, self.registry) if self.tokens is not None else None
+        verifier = (
+            HubVerifier(self.tokens, self.registry, reload=self._reload_join_tokens)
+            if self.tokens is not None
+            else None
+        )
         self.mcp: MCPServer = _HubServer(
             config.name,
             version=__version__,
@@ -595,31 +600,32 @@ class Hub:
             await asyncio.sleep(self.config.heartbeat_s / 2)
             await self.sweep()
 
-    def _reload_join_tokens(self) -> list[str]:
-        """Read the join token file again if it changed; returns newly revoked worker names.
+    def _reload_join_tokens(self) -> None:
+        """Read the join token file again if it changed (called by the sweep, and by the token
+        check on an unknown token). Newly revoked workers wait in ``_to_drop`` for the sweep.
 
         A file that became invalid keeps the tokens in force (and is logged): a typo in an
         edit must not lock every worker out.
         """
         path = self.config.join_token_file
         if path is None or self.tokens is None:
-            return []
+            return
         try:
             mtime = os.stat(path).st_mtime_ns
         except OSError:
-            return []
+            return
         if mtime == self._join_mtime:
-            return []
+            return
         self._join_mtime = mtime
         try:
             tokens = load_join_tokens(path)
         except ConfigurationError as exc:
             log.error("join token file not reloaded: %s", exc.message)
-            return []
+            return
         before = self.join_tokens.revoked if self.join_tokens else frozenset()
         self.join_tokens = tokens
         grant_join_tokens(self.tokens, tokens)
-        return sorted(tokens.revoked - before)
+        self._to_drop.update(tokens.revoked - before)
 
     async def _drop_worker(self, name: str) -> None:
         sites = self.registry.drop(name)
@@ -633,7 +639,9 @@ class Hub:
         """Mark silent workers DOWN (dropping their sessions), forget workers DOWN for
         longer than ``forget_down_after_s`` together with their sites, and drop workers the
         administrator revoked since the last sweep."""
-        for name in self._reload_join_tokens():
+        self._reload_join_tokens()
+        while self._to_drop:
+            name = self._to_drop.pop()
             log.warning("worker %s revoked by the administrator; dropped with its sites", name)
             await self._drop_worker(name)
         for name in self.registry.sweep():
