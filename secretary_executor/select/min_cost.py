@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from providers.wire import Proposal
-from secretary_executor.select._common import busy_after_ready, low_first
+from secretary_executor.select._common import (
+    busy_after_ready,
+    busy_column,
+    low_column,
+    low_first,
+)
 from secretary_executor.select.base import SortingSelector
 
 
@@ -34,3 +40,12 @@ class MinCost(SortingSelector):
             low_first(m.estimated_start_s),
             proposal.site,
         )
+
+    def sort_columns(self, pool: Sequence[Proposal]) -> list[list[float]] | None:
+        """:meth:`sort_key` as float columns (same order), None where they cannot say it."""
+        metrics = [p.metrics for p in pool]
+        cost = low_column([m.estimated_cost_usd for m in metrics])
+        start = low_column([m.estimated_start_s for m in metrics])
+        if cost is None or start is None:
+            return None
+        return [cost, busy_column(pool), start]

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from providers.wire import Proposal
-from secretary_executor.select._common import busy_after_ready, high_first, low_first
+from secretary_executor.select._common import (
+    busy_after_ready,
+    busy_column,
+    high_column,
+    high_first,
+    low_column,
+    low_first,
+)
 from secretary_executor.select.base import SortingSelector
 
 
@@ -33,3 +41,12 @@ class QueueDepth(SortingSelector):
             busy_after_ready(proposal),
             proposal.site,
         )
+
+    def sort_columns(self, pool: Sequence[Proposal]) -> list[list[float]] | None:
+        """:meth:`sort_key` as float columns (same order), None where they cannot say it."""
+        metrics = [p.metrics for p in pool]
+        queue = low_column([m.queue_depth for m in metrics])
+        free = high_column([m.free_nodes for m in metrics])
+        if queue is None or free is None:
+            return None
+        return [queue, free, busy_column(pool)]

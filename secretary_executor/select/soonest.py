@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from providers.wire import Proposal
-from secretary_executor.select._common import busy_after_ready, low_first
+from secretary_executor.select._common import (
+    busy_after_ready,
+    busy_column,
+    low_column,
+    low_first,
+)
 from secretary_executor.select.base import SortingSelector
 
 
@@ -34,3 +40,12 @@ class Soonest(SortingSelector):
             low_first(m.queue_depth),
             proposal.site,
         )
+
+    def sort_columns(self, pool: Sequence[Proposal]) -> list[list[float]] | None:
+        """:meth:`sort_key` as float columns (same order), None where they cannot say it."""
+        metrics = [p.metrics for p in pool]
+        start = low_column([m.estimated_start_s for m in metrics])
+        queue = low_column([m.queue_depth for m in metrics])
+        if start is None or queue is None:
+            return None
+        return [busy_column(pool), start, queue]
