@@ -6,35 +6,34 @@ the baseline is sorting N floats with ``sorted``, so the ratio column says how m
 one decision costs and stays comparable across machines. Each figure is the median of
 ``--rounds`` rounds of ``--repeats`` decisions.
 
-    .venv/bin/python bench/select.py                  # 100 proposals
-    .venv/bin/python bench/select.py --sizes 10,100,1000
+    .venv/bin/python bench/selection.py                  # 100 proposals
+    .venv/bin/python bench/selection.py --sizes 10,100,1000
+
+(Not ``bench/select.py``: a script's folder comes first on the import path, so a file named
+``select.py`` there would stand in for the standard library's ``select`` module in every
+benchmark in this folder.)
 """
 
-# ruff: noqa: E402 - the import path is fixed before the other imports (see below)
 from __future__ import annotations
-
-import sys
-from pathlib import Path
-
-# This file's name shadows the standard library's ``select`` module for anything imported
-# from this folder, so the folder leaves the import path before any other import.
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
-sys.path.insert(0, str(ROOT))
 
 import argparse
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from providers.wire import Metrics, Policy, Proposal, Verdict
-from secretary_executor.select import SELECTORS, Selector, get_selector
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from providers.wire import Metrics, Policy, Proposal, Verdict  # noqa: E402
+from secretary_executor.select import SELECTORS, Selector, get_selector  # noqa: E402
 
 T = TypeVar("T")
 console = Console()
