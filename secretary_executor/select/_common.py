@@ -24,12 +24,10 @@ def candidates(proposals: Iterable[Proposal], verdicts: frozenset[Verdict]) -> l
     """The proposals whose verdict is in ``verdicts``, each object once, in input order.
 
     De-duplication is by identity, not equality: two sites may legitimately send equal-looking
-    answers, but the same object listed twice must not be tried twice at dispatch. Verdicts
-    are matched by identity too (enum members are singletons): hashing an enum member runs
-    Python code, and this runs once per proposal per decision.
+    answers, but the same object listed twice must not be tried twice at dispatch. The usual
+    case, no object twice, is checked in one pass before the order-keeping loop is needed.
     """
-    wanted = {id(v) for v in verdicts}
-    out = [p for p in proposals if id(p.verdict) in wanted]
+    out = [p for p in proposals if p.verdict in verdicts]
     if len({id(p) for p in out}) == len(out):
         return out
     seen: set[int] = set()
@@ -42,44 +40,6 @@ def candidates(proposals: Iterable[Proposal], verdicts: frozenset[Verdict]) -> l
 
 
 INF = float("inf")
-
-
-def low_column(values: Sequence[float | None]) -> list[float] | None:
-    """One :func:`low_first` key part per value, as one float: the value, ``inf`` if unknown.
-
-    ``inf`` sorts an unknown value after every known one, which is what the pair does, unless
-    a known value is itself ``inf``: then this returns None and the caller uses the pairs.
-    """
-    if INF in values:  # None and NaN never compare equal to inf: this is a known infinity
-        return None
-    return [INF if v is None or v != v else float(v) for v in values]
-
-
-def high_column(values: Sequence[float | None]) -> list[float] | None:
-    """One :func:`high_first` key part per value: the negated value, ``inf`` if unknown."""
-    if -INF in values:
-        return None
-    return [INF if v is None or v != v else -float(v) for v in values]
-
-
-def busy_column(pool: Sequence[Proposal]) -> list[float]:
-    """One :func:`busy_after_ready` key part per proposal: 0.0 for READY, 1.0 otherwise."""
-    ready = Verdict.READY
-    return [0.0 if p.verdict is ready else 1.0 for p in pool]
-
-
-def order_by_columns(pool: Sequence[Proposal], columns: Sequence[list[float]]) -> list[Proposal]:
-    """``pool`` ordered by ``columns`` (most significant first), then site name, then input
-    order: exactly ``sorted(pool, key=...)`` with the matching tuple key.
-
-    Why this way: one stable sort per column, least significant first, gives the same order as
-    one sort by the whole tuple, and a sort whose keys are all floats (or all strings) uses
-    Python's specialised compare, several times faster than comparing tuples item by item.
-    """
-    order = sorted(range(len(pool)), key=[p.site for p in pool].__getitem__)
-    for column in reversed(columns):
-        order.sort(key=column.__getitem__)
-    return [pool[i] for i in order]
 
 
 def known(value: float | None) -> float | None:

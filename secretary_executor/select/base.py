@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from providers.wire import Policy, Proposal, Requirements, Verdict
-from secretary_executor.select._common import READY_OR_BUSY, candidates, order_by_columns
+from secretary_executor.select._common import READY_OR_BUSY, candidates
 
 
 class Selector(ABC):
@@ -54,10 +54,13 @@ class SortingSelector(Selector):
     Subclasses give ``sort_key`` (ending with the site name, so equal inputs always give the
     same answer); the filtering and sorting live here once.
 
-    ``sort_key`` is the definition. A subclass may also give ``sort_columns``, the same key
-    for a whole pool as float columns read once per proposal (no helper call per field, no
-    model method), which :meth:`rank` orders by (:func:`order_by_columns`); it returns None
-    for input the columns cannot express, and the definition is used. Tests hold the two to
+    ``sort_key`` is the definition. A subclass may also give ``flat_keys``: the same keys for
+    a whole pool, built in one loop with plain attribute reads and float compares (no helper
+    call per field, no model method), as flat tuples whose first item is always a float, which
+    Python's sort compares with its specialised float compare. Each key is computed once per
+    proposal set. An unknown value becomes ``inf``, which sorts it after every known value,
+    as the ``(unknown, value)`` pairs of ``sort_key`` do, unless a known value is itself
+    infinite: then ``flat_keys`` returns None and ``sort_key`` is used. Tests hold the two to
     the same ranking on random proposal sets.
     """
 
@@ -75,12 +78,13 @@ class SortingSelector(Selector):
     ) -> list[Proposal]:
         """Proposals with one of ``verdicts``, ordered by ``sort_key``."""
         pool = candidates(proposals, self.verdicts)
-        columns = self.sort_columns(pool)
-        if columns is None:
+        keys = self.flat_keys(pool)
+        if keys is None:
             return sorted(pool, key=self.sort_key)
-        return order_by_columns(pool, columns)
+        # Keys end with the site name; equal keys keep input order, as sorted() by key would.
+        return [pool[i] for i in sorted(range(len(pool)), key=keys.__getitem__)]
 
-    def sort_columns(self, pool: Sequence[Proposal]) -> list[list[float]] | None:
-        """``sort_key`` as float columns (most significant first, the site name left out), or
-        None to sort by ``sort_key`` itself (the default)."""
+    def flat_keys(self, pool: Sequence[Proposal]) -> list[tuple[Any, ...]] | None:
+        """``sort_key`` for the whole pool as flat tuples in the same order, or None to sort by
+        ``sort_key`` itself (the default)."""
         return None

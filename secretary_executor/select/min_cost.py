@@ -5,13 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from providers.wire import Proposal
-from secretary_executor.select._common import (
-    busy_after_ready,
-    busy_column,
-    low_column,
-    low_first,
-)
+from providers.wire import Proposal, Verdict
+from secretary_executor.select._common import INF, busy_after_ready, low_first
 from secretary_executor.select.base import SortingSelector
 
 
@@ -41,11 +36,20 @@ class MinCost(SortingSelector):
             proposal.site,
         )
 
-    def sort_columns(self, pool: Sequence[Proposal]) -> list[list[float]] | None:
-        """:meth:`sort_key` as float columns (same order), None where they cannot say it."""
-        metrics = [p.metrics for p in pool]
-        cost = low_column([m.estimated_cost_usd for m in metrics])
-        start = low_column([m.estimated_start_s for m in metrics])
-        if cost is None or start is None:
-            return None
-        return [cost, busy_column(pool), start]
+    def flat_keys(self, pool: Sequence[Proposal]) -> list[tuple[Any, ...]] | None:
+        """:meth:`sort_key` for the whole pool as flat tuples (see :class:`SortingSelector`)."""
+        ready = Verdict.READY
+        keys: list[tuple[Any, ...]] = []
+        for p in pool:
+            c, t = (m := p.metrics).estimated_cost_usd, m.estimated_start_s
+            if c == INF or t == INF:
+                return None
+            keys.append(
+                (
+                    INF if c is None or c != c else float(c),
+                    0.0 if p.verdict is ready else 1.0,
+                    INF if t is None or t != t else float(t),
+                    p.site,
+                )
+            )
+        return keys

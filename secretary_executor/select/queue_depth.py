@@ -5,15 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from providers.wire import Proposal
-from secretary_executor.select._common import (
-    busy_after_ready,
-    busy_column,
-    high_column,
-    high_first,
-    low_column,
-    low_first,
-)
+from providers.wire import Proposal, Verdict
+from secretary_executor.select._common import INF, busy_after_ready, high_first, low_first
 from secretary_executor.select.base import SortingSelector
 
 
@@ -42,11 +35,20 @@ class QueueDepth(SortingSelector):
             proposal.site,
         )
 
-    def sort_columns(self, pool: Sequence[Proposal]) -> list[list[float]] | None:
-        """:meth:`sort_key` as float columns (same order), None where they cannot say it."""
-        metrics = [p.metrics for p in pool]
-        queue = low_column([m.queue_depth for m in metrics])
-        free = high_column([m.free_nodes for m in metrics])
-        if queue is None or free is None:
-            return None
-        return [queue, free, busy_column(pool)]
+    def flat_keys(self, pool: Sequence[Proposal]) -> list[tuple[Any, ...]] | None:
+        """:meth:`sort_key` for the whole pool as flat tuples (see :class:`SortingSelector`)."""
+        ready = Verdict.READY
+        keys: list[tuple[Any, ...]] = []
+        for p in pool:
+            q, f = (m := p.metrics).queue_depth, m.free_nodes
+            if q == INF or f == -INF:
+                return None
+            keys.append(
+                (
+                    INF if q is None or q != q else float(q),
+                    INF if f is None or f != f else -float(f),
+                    0.0 if p.verdict is ready else 1.0,
+                    p.site,
+                )
+            )
+        return keys

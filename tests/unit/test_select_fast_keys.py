@@ -1,4 +1,4 @@
-"""The ordering selectors rank by precomputed float columns; the ranking must be exactly the
+"""The ordering selectors rank by precomputed flat keys; the ranking must be exactly the
 one their ``sort_key`` defines (``sorted(candidates, key=sort_key)``), on any proposal set:
 unknown and NaN metrics, infinities, equal values, repeated sites and repeated objects."""
 
@@ -53,17 +53,17 @@ def test_column_ranking_equals_the_sort_key_ranking(proposals: list[Proposal], d
 
 
 def test_a_known_infinity_still_sorts_before_an_unknown_value() -> None:
-    """The float columns cannot tell a known ``inf`` from unknown, so the key decides."""
+    """Flat keys cannot tell a known ``inf`` from unknown, so ``sort_key`` decides."""
     late = Proposal(site="z-late", verdict=Verdict.READY, metrics=Metrics(estimated_start_s=1e400))
     unknown = Proposal(site="a-unknown", verdict=Verdict.READY, metrics=Metrics())
     ranked = Soonest().rank([unknown, late], None, Policy(algorithm="soonest"))
     assert [p.site for p in ranked] == ["z-late", "a-unknown"]
 
 
-def test_columns_are_used_when_they_can_say_the_key() -> None:
+def test_flat_keys_are_used_when_they_can_say_the_key() -> None:
     pool = [
         Proposal(site=s, verdict=Verdict.READY, metrics=Metrics(queue_depth=q))
         for s, q in [("b", 1), ("a", None)]
     ]
     for selector in ORDERING:
-        assert selector.sort_columns(pool) is not None, selector.name
+        assert selector.flat_keys(pool) is not None, selector.name
