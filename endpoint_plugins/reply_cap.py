@@ -9,9 +9,10 @@ site is then reported UNREACHABLE with the reason.
 A batch reply (``ask_secretaries``, many sites' proposals in one reply) may be larger, in
 proportion to the sites it carries: :func:`reply_cap_for` gives ``BATCH_BYTES_PER_SITE`` per
 site, and never less than the single-reply cap. The hub sizes each worker session's cap for the
-largest batch its fan-out policy sends that worker (``batch_size`` sites in batched mode, else
-up to ``MAX_BATCH_SITES``), so a batch reply of well-behaved sites always fits, and a worker can
-make the hub hold no more than it could with a few single replies.
+largest batch its fan-out policy sends that worker (``concurrency`` sites in concurrent mode,
+``batch_size`` in batched mode, at most ``MAX_BATCH_SITES``), so a batch reply of well-behaved
+sites always fits, and a worker can make the hub hold no more than it could with a few single
+replies.
 """
 
 from __future__ import annotations

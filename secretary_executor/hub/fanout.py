@@ -10,11 +10,12 @@ group of them and the worker answers the group concurrently
 (:func:`~secretary_executor.sites.mcp.negotiate_batch`), so a fan-out costs a round trip per
 group instead of one per site. Groups never break the policy:
 
-- ``concurrent``: one call per worker (up to ``MAX_BATCH_SITES`` sites per call). The
-  ``concurrency`` budget is shared among the calls in flight: a call of ``k`` sites holds
-  ``min(k, share)`` of it, ``share`` being the budget divided by the number of calls, and its
-  worker answers at most that many of its sites at once. So no more than ``concurrency`` sites
-  are being answered at any moment, as with one call per site.
+- ``concurrent``: calls of at most ``concurrency`` sites of one worker. The ``concurrency``
+  budget is shared among the calls: a call of ``k`` sites holds ``min(k, share)`` of it,
+  ``share`` being the budget divided by the number of calls (at least 1), and its worker
+  answers at most that many of its sites at once. So no more than ``concurrency`` sites are
+  being answered at any moment, as with one call per site, while the calls overlap (one
+  worker encodes a reply while the hub reads another).
 - ``batched``: ``batch_size`` sites at a time as before; within a batch, one call per worker.
 - ``serial``: one site per call, one after another.
 """
