@@ -46,6 +46,15 @@ def _unwrap(name: str, result: Any) -> dict[str, Any]:
     return data
 
 
+def _text(name: str, result: Any) -> str:
+    if result.is_error:
+        _unwrap(name, result)  # raises with the tool's message
+    texts = [c.text for c in result.content if getattr(c, "type", "") == "text"]
+    if len(texts) != 1:
+        raise McpCallError(f"tool {name!r} returned {len(texts)} text blocks, expected one")
+    return str(texts[0])
+
+
 def _http_status(exc: BaseException) -> int | None:
     seen: list[BaseException] = [exc]
     while seen:
@@ -172,10 +181,21 @@ class McpConnection:
             McpCallError: connection, authentication (``status`` 401), timeout or tool failure.
                 The session is dropped on a connection failure or timeout.
         """
+        return _unwrap(tool, await self._call(tool, arguments, timeout_s))
+
+    async def call_text(self, tool: str, arguments: dict[str, Any], *, timeout_s: float) -> str:
+        """Call a tool whose result is one text block (e.g. a JSON document); return the text.
+
+        Raises:
+            McpCallError: as :meth:`call`, or the result is not exactly one text block.
+        """
+        return _text(tool, await self._call(tool, arguments, timeout_s))
+
+    async def _call(self, tool: str, arguments: dict[str, Any], timeout_s: float) -> Any:
         client = await self._open()
         self.oversized = False
         try:
-            result = await asyncio.wait_for(client.call_tool(tool, arguments), timeout_s)
+            return await asyncio.wait_for(client.call_tool(tool, arguments), timeout_s)
         except TimeoutError:
             self._drop()
             if self.oversized:
@@ -193,7 +213,6 @@ class McpConnection:
             raise McpCallError(
                 f"{self.url}: {tool}: {type(exc).__name__}: {exc}", status=status
             ) from None
-        return _unwrap(tool, result)
 
     def _too_large(self, tool: str) -> str:
         return (

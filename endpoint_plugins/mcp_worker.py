@@ -1,11 +1,12 @@
 """A site's Secretary (or several) served over MCP to the hub that registered it.
 
-Five worker tools, each a thin wrapper over :func:`endpoint_plugins.service.handle`: the
+Six worker tools, each a thin wrapper over :func:`endpoint_plugins.service.handle`: the
 service envelope is the tool's structured result, so the hub reads exactly what an in-process
 site would return. Every call needs the bearer credential the hub was issued at registration
 (checked in constant time by :class:`~endpoint_plugins.mcp_auth.BearerTable`); before
 registration no call is accepted. One worker may host many sites (e.g. simulated ones), so each
-tool names the site it is for.
+tool names the site it is for; ``ask_secretaries`` negotiates for many of them in one call
+(:mod:`endpoint_plugins.mcp_batch`).
 
 The same tools are mounted by a hub acting as a worker of a parent hub (``--role dual``); it
 passes a backend that forwards to its own fleet instead of local Secretaries.
@@ -13,20 +14,30 @@ passes a backend that forwards to its own fleet instead of local Secretaries.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from mcp.server import MCPServer
+from mcp.types import CallToolResult
 
 from endpoint_plugins import __version__
 from endpoint_plugins.blocking import SHARED, SiteBusyError
 from endpoint_plugins.mcp_auth import BearerTable, auth_settings, caller
+from endpoint_plugins.mcp_batch import (
+    MAX_BATCH_SITES,
+    SiteAsk,
+    answer_all,
+    batch_result,
+)
 from endpoint_plugins.parsing import parse_requirements
 from endpoint_plugins.secretary import Secretary
 from endpoint_plugins.service import Operation, error_envelope, handle
 from endpoint_plugins.tool_hints import READS_SITES, STARTS_WORK, STOPS_WORK
 from providers.wire import Requirements
 from providers.wire.common import WireModel
+
+log = logging.getLogger(__name__)
 
 HUB_SCOPE = "hub"
 """The scope of the credential a hub was issued for calling this worker."""
@@ -107,7 +118,7 @@ def require_scope(scope: str, *, enabled: bool) -> Authorize:
 
 
 def add_worker_tools(mcp: MCPServer, backend: SiteBackend, authorize: Authorize) -> None:
-    """Register ask_secretary, dispatch, status, cancel and describe on ``mcp``.
+    """Register ask_secretary, ask_secretaries, dispatch, status, cancel and describe.
 
     Postcondition: each tool answers with an :class:`Envelope`; bad input, an unknown site or
     a refused caller give ``ok: false`` with a one-line message, never an exception.
@@ -141,7 +152,45 @@ def add_worker_tools(mcp: MCPServer, backend: SiteBackend, authorize: Authorize)
                 mode="json"
             )
         payload = {"request_id": request_id, "requirements": requirements}
+        log.info("ask_secretary: site %r", site)
         return await run(site, Operation.NEGOTIATE, payload)
+
+    @mcp.tool(annotations=READS_SITES)
+    async def ask_secretaries(
+        sites: list[SiteAsk],
+        requirements: dict[str, Any] | None = None,
+        request_id: str = "",
+        concurrency: int = 32,
+    ) -> CallToolResult:
+        """Ask several of this worker's sites at once about the same requirements.
+
+        Each entry names a site and its own deadline; at most ``concurrency`` sites are answered
+        at once. The result is one text block, a BatchReply as JSON: one answer per site, in
+        order, each the envelope ``ask_secretary`` would give; a site that fails or overruns its
+        deadline gets an error envelope in its slot while the others answer.
+        """
+        requests = sites
+        denied = authorize()
+        if denied is None and len(requests) > MAX_BATCH_SITES:
+            denied = f"a batch may carry at most {MAX_BATCH_SITES} sites, got {len(requests)}"
+        if denied is not None:
+            refusal = error_envelope("Unauthorized" if authorize() else "BadRequest", denied)
+            return batch_result(
+                {"answers": [{"site": r.site, "envelope": refusal} for r in requests]}
+            )
+        names = set(backend.site_names())
+        body = Requirements().model_dump(mode="json") if requirements is None else requirements
+        payload = {"request_id": request_id, "requirements": body}
+
+        async def ask(item: SiteAsk) -> dict[str, Any]:
+            if item.site not in names:
+                return error_envelope(
+                    "BadRequest",
+                    f"unknown site {item.site!r}; this worker serves: {', '.join(sorted(names))}",
+                )
+            return await backend.call(item.site, Operation.NEGOTIATE, dict(payload))
+
+        return await answer_all(requests, ask, concurrency=concurrency)
 
     @mcp.tool(annotations=STARTS_WORK)
     async def dispatch(

@@ -5,6 +5,14 @@ tens of megabytes (by mistake or on purpose) would otherwise grow the hub's memo
 ledger by that much for every call. The cap applies to each POST response (one reply to one
 request) as it streams in, so an oversized reply is cut off at the cap, never held whole; the
 site is then reported UNREACHABLE with the reason.
+
+A batch reply (``ask_secretaries``, many sites' proposals in one reply) may be larger, in
+proportion to the sites it carries: :func:`reply_cap_for` gives ``BATCH_BYTES_PER_SITE`` per
+site, and never less than the single-reply cap. The hub sizes each worker session's cap for the
+largest batch its fan-out policy sends that worker (``concurrency`` sites in concurrent mode,
+``batch_size`` in batched mode, at most ``MAX_BATCH_SITES``), so a batch reply of well-behaved
+sites always fits, and a worker can make the hub hold no more than it could with a few single
+replies.
 """
 
 from __future__ import annotations
@@ -15,6 +23,16 @@ import httpx2
 
 MAX_REPLY_BYTES = 8 * 1024 * 1024
 """The default cap: a proposal with every check and its evidence is a few kilobytes."""
+
+BATCH_BYTES_PER_SITE = 256 * 1024
+"""Each site of a batch may add this much: a proposal (sent twice, as structured content and as
+text) is a few kilobytes: 64 times that is room enough, and the largest batch (1,024 sites)
+may take 256 MiB, no more than 32 single replies at their cap."""
+
+
+def reply_cap_for(sites: int) -> int:
+    """The cap on one reply carrying ``sites`` sites' answers."""
+    return max(MAX_REPLY_BYTES, sites * BATCH_BYTES_PER_SITE)
 
 
 class ReplyTooLargeError(httpx2.TransportError):

@@ -32,6 +32,7 @@ from endpoint_plugins.mcp_auth import auth_settings, caller, read_token_file
 from endpoint_plugins.mcp_client import SERVER_KEEPALIVE_S, McpConnection
 from endpoint_plugins.mcp_membership import Membership
 from endpoint_plugins.mcp_worker import HUB_SCOPE, add_worker_tools, require_scope
+from endpoint_plugins.reply_cap import reply_cap_for
 from endpoint_plugins.secretary import SiteDescription
 from endpoint_plugins.tool_hints import (
     MEMBERSHIP,
@@ -507,7 +508,11 @@ class Hub:
 
     async def _attach(self, worker: str, url: str, sites: tuple[str, ...], credential: str) -> None:
         old = self.connections.pop(worker, None)
-        conn = McpConnection(url, credential, connect_timeout_s=self.config.site_timeout_s)
+        # A batch reply carries up to `largest_group` proposals; its cap grows with them.
+        cap = reply_cap_for(min(len(sites), self.fleet.fanout.largest_group))
+        conn = McpConnection(
+            url, credential, connect_timeout_s=self.config.site_timeout_s, max_reply_bytes=cap
+        )
         self.connections[worker] = conn
         timeout = self.config.site_timeout_s
         new = [Site(s, McpTransport(conn, s, timeout_s=timeout), timeout_s=timeout) for s in sites]

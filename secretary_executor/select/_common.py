@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable, Sequence
+from operator import attrgetter
 
 from providers.wire import Proposal, Verdict
 
@@ -23,16 +24,22 @@ def candidates(proposals: Iterable[Proposal], verdicts: frozenset[Verdict]) -> l
     """The proposals whose verdict is in ``verdicts``, each object once, in input order.
 
     De-duplication is by identity, not equality: two sites may legitimately send equal-looking
-    answers, but the same object listed twice must not be tried twice at dispatch.
+    answers, but the same object listed twice must not be tried twice at dispatch. The usual
+    case, no object twice, is checked in one pass before the order-keeping loop is needed.
     """
+    out = [p for p in proposals if p.verdict in verdicts]
+    if len({id(p) for p in out}) == len(out):
+        return out
     seen: set[int] = set()
-    out: list[Proposal] = []
-    for proposal in proposals:
-        if proposal.verdict not in verdicts or id(proposal) in seen:
-            continue
-        seen.add(id(proposal))
-        out.append(proposal)
-    return out
+    unique: list[Proposal] = []
+    for proposal in out:
+        if id(proposal) not in seen:
+            seen.add(id(proposal))
+            unique.append(proposal)
+    return unique
+
+
+INF = float("inf")
 
 
 def known(value: float | None) -> float | None:
@@ -73,6 +80,6 @@ def seeded_shuffle(pool: Sequence[Proposal], seed: int | None) -> list[Proposal]
     private :class:`random.Random` leaves the global random state alone. ``seed=None`` draws
     fresh entropy, which is what "random" means when no reproducibility is asked for.
     """
-    ordered = sorted(pool, key=lambda p: p.site)
+    ordered = sorted(pool, key=attrgetter("site"))
     random.Random(seed).shuffle(ordered)
     return ordered

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from providers.wire import Proposal
-from secretary_executor.select._common import busy_after_ready, low_first
+from providers.wire import Proposal, Verdict
+from secretary_executor.select._common import INF, busy_after_ready, low_first
 from secretary_executor.select.base import SortingSelector
 
 
@@ -34,3 +35,21 @@ class MinCost(SortingSelector):
             low_first(m.estimated_start_s),
             proposal.site,
         )
+
+    def flat_keys(self, pool: Sequence[Proposal]) -> list[tuple[Any, ...]] | None:
+        """:meth:`sort_key` for the whole pool as flat tuples (see :class:`SortingSelector`)."""
+        ready = Verdict.READY
+        keys: list[tuple[Any, ...]] = []
+        for p in pool:
+            c, t = (m := p.metrics).estimated_cost_usd, m.estimated_start_s
+            if c == INF or t == INF:
+                return None
+            keys.append(
+                (
+                    INF if c is None or c != c else float(c),
+                    0.0 if p.verdict is ready else 1.0,
+                    INF if t is None or t != t else float(t),
+                    p.site,
+                )
+            )
+        return keys

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from providers.wire import Proposal
-from secretary_executor.select._common import busy_after_ready, high_first, low_first
+from providers.wire import Proposal, Verdict
+from secretary_executor.select._common import INF, busy_after_ready, high_first, low_first
 from secretary_executor.select.base import SortingSelector
 
 
@@ -33,3 +34,21 @@ class QueueDepth(SortingSelector):
             busy_after_ready(proposal),
             proposal.site,
         )
+
+    def flat_keys(self, pool: Sequence[Proposal]) -> list[tuple[Any, ...]] | None:
+        """:meth:`sort_key` for the whole pool as flat tuples (see :class:`SortingSelector`)."""
+        ready = Verdict.READY
+        keys: list[tuple[Any, ...]] = []
+        for p in pool:
+            q, f = (m := p.metrics).queue_depth, m.free_nodes
+            if q == INF or f == -INF:
+                return None
+            keys.append(
+                (
+                    INF if q is None or q != q else float(q),
+                    INF if f is None or f != f else -float(f),
+                    0.0 if p.verdict is ready else 1.0,
+                    p.site,
+                )
+            )
+        return keys

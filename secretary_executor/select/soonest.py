@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from providers.wire import Proposal
-from secretary_executor.select._common import busy_after_ready, low_first
+from providers.wire import Proposal, Verdict
+from secretary_executor.select._common import INF, busy_after_ready, low_first
 from secretary_executor.select.base import SortingSelector
 
 
@@ -34,3 +35,21 @@ class Soonest(SortingSelector):
             low_first(m.queue_depth),
             proposal.site,
         )
+
+    def flat_keys(self, pool: Sequence[Proposal]) -> list[tuple[Any, ...]] | None:
+        """:meth:`sort_key` for the whole pool as flat tuples (see :class:`SortingSelector`)."""
+        ready = Verdict.READY
+        keys: list[tuple[Any, ...]] = []
+        for p in pool:
+            t, q = (m := p.metrics).estimated_start_s, m.queue_depth
+            if t == INF or q == INF:
+                return None
+            keys.append(
+                (
+                    0.0 if p.verdict is ready else 1.0,
+                    INF if t is None or t != t else float(t),
+                    INF if q is None or q != q else float(q),
+                    p.site,
+                )
+            )
+        return keys

@@ -38,7 +38,7 @@ from typing import IO, Any
 import uvicorn
 
 import secretary_executor
-from endpoint_plugins.mcp_client import SERVER_KEEPALIVE_S
+from endpoint_plugins.mcp_client import SERVER_KEEPALIVE_S, McpCallError
 from secretary_executor.errors import SecretaryError
 from secretary_executor.hub.config import HubConfig
 from secretary_executor.hub.fanout import FanOut, FederatedFleet
@@ -134,6 +134,7 @@ class LoopbackFederation:
         start_timeout_s: how long the hub and every worker may take to be up and registered.
         stop_timeout_s: how long a worker may take to exit after SIGTERM before SIGKILL.
         prefix: worker names are ``PREFIX-0``, ``PREFIX-1``, ...
+        verbose: workers log at INFO (``--verbose``): one line per negotiate call they answer.
     """
 
     def __init__(
@@ -147,6 +148,7 @@ class LoopbackFederation:
         start_timeout_s: float = 120.0,
         stop_timeout_s: float = 15.0,
         prefix: str = "sim",
+        verbose: bool = False,
     ) -> None:
         if not site_dirs:
             raise FederationError("a loopback federation needs at least one folder of sites")
@@ -158,6 +160,7 @@ class LoopbackFederation:
         self.start_timeout_s = start_timeout_s
         self.stop_timeout_s = stop_timeout_s
         self.prefix = prefix
+        self.verbose = verbose
         self.hub: Hub | None = None
         self.workers: list[WorkerProcess] = []
         self._server: _HubServer | None = None
@@ -293,6 +296,25 @@ class LoopbackFederation:
             f"{len(names)} worker process(es) to register with the hub",
             deadline,
         )
+        # Registered is not yet answering: a worker accepts the hub's credential only once the
+        # registration reply reaches it, and a call before that is refused (401).
+        for worker in self.workers:
+            await self._until_answering(hub, worker, deadline)
+
+    async def _until_answering(self, hub: Hub, worker: WorkerProcess, deadline: float) -> None:
+        """Poll the worker with a call no site has to answer (an unknown site's description)."""
+        connection = hub.connections[worker.name]
+        while True:
+            try:
+                await connection.call("describe", {"site": ""}, timeout_s=5.0)
+                return
+            except McpCallError as exc:
+                if time.monotonic() > deadline:
+                    raise FederationError(
+                        f"worker process {worker.name} registered but did not answer within "
+                        f"{self.start_timeout_s:g} s: {exc}"
+                    ) from None
+                await asyncio.sleep(POLL_S)
 
     async def _serve_hub(self, server: _HubServer) -> None:
         assert self.hub is not None
@@ -329,6 +351,7 @@ class LoopbackFederation:
             HOST,
             "--port",
             str(port),
+            *(["--verbose"] if self.verbose else []),
         ]
         path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
         env = {**os.environ, "PYTHONPATH": path}

@@ -51,6 +51,14 @@ class Transport(ABC):
     async def close(self) -> None:  # noqa: B027 - optional hook, most transports hold nothing
         """Release connections. The default has nothing to release."""
 
+    def batch_key(self) -> object | None:
+        """What sites must share to be negotiated in one call (e.g. their worker's session).
+
+        None (the default): this transport carries one site per call. Transports that return a
+        key also serve :func:`secretary_executor.sites.mcp.negotiate_batch`.
+        """
+        return None
+
 
 class Site:
     """One site of a fleet.
@@ -74,9 +82,7 @@ class Site:
         try:
             envelope = await asyncio.wait_for(self.transport.call(op, body), self.timeout_s)
         except TimeoutError:
-            raise SiteUnavailableError(
-                f"site {self.name!r} did not answer {op.value} within {self.timeout_s:g} s"
-            ) from None
+            raise SiteUnavailableError(self.timed_out(op)) from None
         except Exception as exc:  # noqa: BLE001 - any transport failure means "unreachable"
             raise SiteUnavailableError(
                 f"site {self.name!r} unreachable for {op.value}: {type(exc).__name__}: {exc}"
@@ -111,9 +117,24 @@ class Site:
         try:
             envelope = await self._call(Operation.NEGOTIATE, payload)
         except SiteUnavailableError as exc:
-            return unreachable(self.name, request_id, exc.message).model_copy(
-                update={"elapsed_s": round(time.perf_counter() - start, 6)}
-            )
+            return self.unreachable(request_id, exc.message, start)
+        return self.proposal_from(envelope, request_id)
+
+    def unreachable(self, request_id: str, reason: str, start: float) -> Proposal:
+        """The UNREACHABLE proposal for a call begun at ``start`` (``time.perf_counter()``)."""
+        return unreachable(self.name, request_id, reason).model_copy(
+            update={"elapsed_s": round(time.perf_counter() - start, 6)}
+        )
+
+    def timed_out(self, op: Operation) -> str:
+        """Why the site counts as unreachable when ``op`` overran its timeout."""
+        return f"site {self.name!r} did not answer {op.value} within {self.timeout_s:g} s"
+
+    def proposal_from(self, envelope: dict[str, Any], request_id: str) -> Proposal:
+        """The proposal in a negotiate envelope (per-site or one slot of a batch reply).
+
+        A site error or a reply that is not a proposal gives UNREACHABLE with the reason.
+        """
         if not envelope["ok"]:
             err = envelope.get("error") or {}
             return unreachable(self.name, request_id, f"site error: {err.get('message')}")

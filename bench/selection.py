@@ -1,0 +1,116 @@
+"""Selection cost per decision over N proposals, against a baseline measured in the same run.
+
+A decision is one ``selector.rank(proposals, None, policy)`` call over a fresh list of N
+proposals (READY, BUSY and other verdicts, metrics with gaps and NaNs, as sites send them);
+the baseline is sorting N floats with ``sorted``, so the ratio column says how many plain sorts
+one decision costs and stays comparable across machines. Each figure is the fastest of
+``--rounds`` rounds of ``--repeats`` decisions (as ``timeit`` advises: on a shared machine the
+slower rounds measure the other work, not this code).
+
+    .venv/bin/python bench/selection.py                  # 100 proposals
+    .venv/bin/python bench/selection.py --sizes 10,100,1000
+
+(Not ``bench/select.py``: a script's folder comes first on the import path, so a file named
+``select.py`` there would stand in for the standard library's ``select`` module in every
+benchmark in this folder.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from providers.wire import Metrics, Policy, Proposal, Verdict  # noqa: E402
+from secretary_executor.select import SELECTORS, Selector, get_selector  # noqa: E402
+
+T = TypeVar("T")
+console = Console()
+TARGET_US = 50.0
+VERDICTS = [Verdict.READY] * 4 + [Verdict.BUSY] * 3 + [Verdict.INCOMPATIBLE, Verdict.UNREACHABLE]
+
+
+def maybe(rng: random.Random, value: float) -> float | None:
+    roll = rng.random()
+    return None if roll < 0.1 else float("nan") if roll < 0.13 else value
+
+
+def proposals(n: int, seed: int) -> list[Proposal]:
+    """N proposals as a fleet sends them: mixed verdicts, some metrics unknown or NaN."""
+    rng = random.Random(seed)
+    return [
+        Proposal(
+            site=f"site-{rng.randrange(10 * n):05d}",
+            verdict=rng.choice(VERDICTS),
+            metrics=Metrics(
+                free_nodes=rng.choice([None, rng.randrange(64)]),
+                queue_depth=rng.choice([None, rng.randrange(50)]),
+                estimated_start_s=maybe(rng, rng.choice([0.0, rng.uniform(0, 3600)])),
+                estimated_cost_usd=maybe(rng, round(rng.uniform(0, 20), 2)),
+            ),
+        )
+        for _ in range(n)
+    ]
+
+
+def per_call_us(fn: Callable[[T], object], inputs: list[T], repeats: int, rounds: int) -> float:
+    """The fastest round's mean time of ``fn(input)``, cycling through ``inputs``."""
+    samples = []
+    cycle = [inputs[i % len(inputs)] for i in range(repeats)]
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for item in cycle:
+            fn(item)
+        samples.append((time.perf_counter() - start) / repeats * 1e6)
+    return min(samples)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="100")
+    parser.add_argument("--repeats", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=7)
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+    names = [n for n in SELECTORS if n != "agentic"]  # agentic asks a model: not a sort
+    table = Table(title="Selection cost per decision (fastest of rounds)")
+    for col in ("proposals", "algorithm", "per decision", "x baseline", f"<= {TARGET_US:g} µs"):
+        table.add_column(col, justify="right")
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("measuring", total=len(sizes) * (len(names) + 1))
+        for n in sizes:
+            sets = [proposals(n, seed) for seed in range(16)]
+            rngs = [random.Random(seed) for seed in range(16)]
+            floats = [[rng.random() for _ in range(n)] for rng in rngs]
+            base = per_call_us(sorted, floats, args.repeats, args.rounds)
+            progress.advance(task)
+            table.add_row(str(n), "baseline: sorted(N floats)", f"{base:.1f} µs", "1.0", "")
+            for name in names:
+                selector = get_selector(name)
+                policy = Policy(algorithm=name, seed=7)
+
+                def decide(
+                    ps: list[Proposal], s: Selector = selector, p: Policy = policy
+                ) -> object:
+                    return s.rank(list(ps), None, p)
+
+                us = per_call_us(decide, sets, args.repeats, args.rounds)
+                progress.advance(task)
+                ok = "yes" if us <= TARGET_US else "NO"
+                table.add_row(str(n), name, f"{us:.1f} µs", f"{us / base:.1f}", ok)
+    console.print(table)
+
+
+if __name__ == "__main__":
+    main()
