@@ -5,7 +5,10 @@ specification), negotiates with the fleet through :class:`~secretary_executor.br
 selects with the task's policy, and sends the function to the chosen site's
 :class:`~secretary_executor.parsl.channels.ExecutionChannel`. If the site fails before the task
 starts (a transient channel error), the task goes to the next-ranked proposal; any other error,
-and the task's own exception, reach its AppFuture unchanged.
+and the task's own exception, reach its AppFuture unchanged. The task's resource specification
+(less the ``secretary_*`` keys) goes on to the channel in its engine's convention
+(:mod:`~secretary_executor.parsl.keys`); a key the engine does not take fails the task at
+submit.
 
 Each task in flight holds a claim on the free capacity its site's proposal reported
 (:mod:`~secretary_executor.parsl.claims`), given back when it ends: a ranked site with no room
@@ -76,6 +79,7 @@ from secretary_executor.parsl.claims import (
     Placer,
     WhenFull,
 )
+from secretary_executor.parsl.keys import forwarded
 from secretary_executor.parsl.records import Attempt, AttemptRow, LedgerWriter, TaskPlacement
 from secretary_executor.parsl.spec import TaskNeeds, split_spec
 from secretary_executor.select.registry import SelectionOutcome
@@ -450,7 +454,10 @@ class SecretaryExecutor(ParslExecutor):
             channel = self.channels[site]
             if channel.final_futures:
                 try:
-                    inner = channel.submit_task(func, args, kwargs, needs.forward)
+                    spec = needs.forward
+                    if spec:
+                        spec = forwarded(spec, channel.accepted_keys, site)
+                    inner = channel.submit_task(func, args, kwargs, spec)
                 except Exception as exc:  # noqa: BLE001 - channels raise their own types
                     self._release(entry, index)
                     task = _Task(self, task_id, func, args, kwargs, needs)
@@ -584,7 +591,10 @@ class SecretaryExecutor(ParslExecutor):
             site = entry.ranked[index]
             channel = self.channels[site]
             try:
-                inner = channel.submit_task(task.fn, task.args, task.kwargs, task.needs.forward)
+                spec = task.needs.forward
+                if spec:
+                    spec = forwarded(spec, channel.accepted_keys, site)
+                inner = channel.submit_task(task.fn, task.args, task.kwargs, spec)
             except Exception as exc:  # noqa: BLE001 - channels raise their own types
                 self._release(entry, index)
                 if not getattr(exc, "transient", False):
