@@ -36,6 +36,8 @@ from typing import Any
 
 from parsl.executors.base import ParslExecutor
 from parsl.executors.errors import BadStateException, ScalingFailed
+from parsl.executors.status_handling import BlockProviderExecutor
+from parsl.jobs.job_status_poller import JobStatusPoller
 
 from secretary_executor.errors import SecretaryError
 from secretary_executor.parsl.keys import (
@@ -284,6 +286,11 @@ class ParslChannel(ExecutionChannel):
             MPI keys for ``MPIExecutor`` (HTEX in MPI mode), ``priority`` for HTEX, ``cores``,
             ``memory``, ``disk``, ``gpus``, ``running_time_min``, ``priority`` for Work Queue
             and TaskVine, none for a ThreadPoolExecutor.
+        strategy: the scaling strategy for a block-based executor (HTEX, ``MPIExecutor``...):
+            the DataFlowKernel never sees this executor, so without a poller of the channel's
+            own it would never start its ``init_blocks`` nor scale. None: no poller.
+        strategy_period_s: how often that strategy runs.
+        max_idletime_s: how long a block may idle before the strategy scales it in.
 
     An exception from the executor's ``submit`` that says it cannot take work now (a bad
     state, a failed scale-out, a connection error, shut down) is a transient
@@ -300,11 +307,18 @@ class ParslChannel(ExecutionChannel):
         run_dir: str | os.PathLike[str],
         name: str = "parsl",
         accepted_keys: frozenset[str] | None = None,
+        strategy: str | None = "simple",
+        strategy_period_s: float = 5.0,
+        max_idletime_s: float = 120.0,
     ) -> None:
         self.executor = executor
         self.accepted_keys = (
             parsl_executor_keys(executor) if accepted_keys is None else frozenset(accepted_keys)
         )
+        self.strategy = strategy
+        self.strategy_period_s = strategy_period_s
+        self.max_idletime_s = max_idletime_s
+        self._poller: JobStatusPoller | None = None
         self.run_dir = str(run_dir)
         self.name = name
         self._started = False
@@ -317,8 +331,27 @@ class ParslChannel(ExecutionChannel):
             return
         os.makedirs(self.run_dir, exist_ok=True)
         self.executor.run_dir = self.run_dir
+        provider = getattr(self.executor, "provider", None)
+        if provider is not None and getattr(provider, "script_dir", "") is None:
+            # Batch providers write their submit scripts here (the DataFlowKernel's default).
+            provider.script_dir = os.path.join(self.run_dir, "submit_scripts")
+            os.makedirs(provider.script_dir, exist_ok=True)
         self.executor.start()
         self._started = True
+        executor = self.executor
+        if (
+            self.strategy is not None
+            and isinstance(executor, BlockProviderExecutor)
+            and executor.provider is not None
+        ):
+            # What the DataFlowKernel does for the executors it knows: start init_blocks, then
+            # scale with the load (as GlobusComputeEngine does for the HTEX it wraps).
+            self._poller = JobStatusPoller(
+                strategy=self.strategy,
+                max_idletime=self.max_idletime_s,
+                strategy_period=self.strategy_period_s,
+            )
+            self._poller.add_executors([executor])
 
     def submit_task(
         self,
@@ -336,6 +369,9 @@ class ParslChannel(ExecutionChannel):
         return _mapped_parsl(inner, self.name)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        if self._poller is not None:
+            self._poller.close()  # also cancels the blocks it started
+            self._poller = None
         if self._started:
             self.executor.shutdown()
 
