@@ -289,6 +289,8 @@ class SecretaryExecutor(ParslExecutor):
         self.storage_access = storage_access
         self.working_dir = working_dir
         self._placed: dict[int, _Placed] = {}
+        self._parsl_ids: dict[int, tuple[int, int]] = {}
+        """Executor task id -> Parsl (task id, try id), while in flight with monitoring on."""
         self._ran_at: dict[str, tuple[AttemptRow, ...]] = {}
         self._shapes: dict[_Placed, _Placed] = {}
         self._default_needs: TaskNeeds | None = None
@@ -418,6 +420,10 @@ class SecretaryExecutor(ParslExecutor):
                 )
             except SecretaryError as exc:
                 return _failed_future(task_id, exc)
+        if kwargs:
+            parsl_task = kwargs.get("_parsl_monitoring_task_id")
+            if parsl_task is not None:  # monitoring is on: its ids key the placement rows
+                self._parsl_ids[task_id] = (parsl_task, kwargs.get("_parsl_monitoring_try_id", 0))
         entry = self._cached(needs.key)
         if entry is not None:
             return self._submit_cached(entry, task_id, func, args, kwargs, needs)
@@ -425,6 +431,7 @@ class SecretaryExecutor(ParslExecutor):
         if refused is not None and refused[1] >= time.monotonic():
             # No site could ever run these needs: a retry (Parsl's) gets the same answer
             # without asking the whole fleet again.
+            self._parsl_ids.pop(task_id, None)
             return _failed_future(task_id, refused[0])
         task = _Task(self, task_id, func, args, kwargs, needs)
         future = _own_future(task)
@@ -814,6 +821,12 @@ class SecretaryExecutor(ParslExecutor):
         writer = self._writer
         if writer is not None:
             writer.attempt(entry.request_id, site, ok, self.label, task_id, function, message)
+            if self._parsl_ids:
+                ids = self._parsl_ids.get(task_id)
+                if ids is not None:
+                    writer.placement(
+                        self.run_id or "", *ids, site, entry.request_id, ok, message, self.label
+                    )
 
     def _forget(self, site: str) -> None:
         """Drop every cached negotiation that ranked ``site``."""
@@ -831,6 +844,8 @@ class SecretaryExecutor(ParslExecutor):
         negotiation, site and cache use, so a long run adds one dict entry per task and no
         object for the garbage collector to walk. Other records are kept as they are.
         """
+        if self._parsl_ids:
+            self._parsl_ids.pop(task_id, None)
         attempts = placed[4]
         if len(attempts) == 1 and attempts[0][1]:
             placed = self._shapes.setdefault(placed, placed)
