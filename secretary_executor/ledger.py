@@ -53,6 +53,13 @@ CREATE TABLE IF NOT EXISTS attempts (
     request_id TEXT NOT NULL, site TEXT NOT NULL, at TEXT NOT NULL, ok INTEGER NOT NULL,
     message TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS secretary_placement (
+    run_id TEXT NOT NULL, task_id INTEGER NOT NULL, try_id INTEGER NOT NULL,
+    site TEXT NOT NULL, request_id TEXT NOT NULL, ok INTEGER NOT NULL, message TEXT NOT NULL,
+    executor_label TEXT NOT NULL, at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS secretary_placement_try
+    ON secretary_placement(run_id, task_id, try_id);
 """
 
 
@@ -184,6 +191,38 @@ class Ledger:
                 "INSERT INTO attempts VALUES (?, ?, ?, ?, ?)",
                 ((rid, site, now, int(ok), message) for rid, site, ok, message in rows),
             )
+
+    def record_placements(
+        self, rows: Iterable[tuple[str, int, int, str, str, bool, str, str]]
+    ) -> None:
+        """Parsl task tries placed by ``SecretaryExecutor``, for joining to Parsl monitoring.
+
+        Each row is ``(run_id, task_id, try_id, site, request_id, ok, message,
+        executor_label)``, keyed as Parsl's monitoring ``try`` table is (one row per site tried
+        within a try, so failover shows). See docs/parsl.md for the query.
+        """
+        now = _now()
+        with self._tx() as db:
+            db.executemany(
+                "INSERT INTO secretary_placement VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    (run, task, try_, site, rid, int(ok), message, label, now)
+                    for run, task, try_, site, rid, ok, message, label in rows
+                ),
+            )
+
+    def placements(self, run_id: str) -> list[tuple[int, int, str, str, bool, str]]:
+        """``(task_id, try_id, site, request_id, ok, message)`` of one Parsl run, in order."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT task_id, try_id, site, request_id, ok, message FROM secretary_placement"
+                " WHERE run_id = ? ORDER BY rowid",
+                (run_id,),
+            ).fetchall()
+        return [
+            (r["task_id"], r["try_id"], r["site"], r["request_id"], bool(r["ok"]), r["message"])
+            for r in rows
+        ]
 
     def begin_dispatch(
         self, job_id: str, request_id: str, site: str, key: str, plan: str, *, event: bool = True

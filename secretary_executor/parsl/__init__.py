@@ -11,6 +11,7 @@ from secretary_executor.parsl.channels import (
 )
 from secretary_executor.parsl.demo import EngineFleet, demo_engine_fleet, engine_fleet, make_engine
 from secretary_executor.parsl.executor import SecretaryExecutor
+from secretary_executor.parsl.keys import UnsupportedResourceKey
 from secretary_executor.parsl.records import Attempt, TaskPlacement
 from secretary_executor.parsl.retry import secretary_retry_handler
 
@@ -25,6 +26,7 @@ __all__ = [
     "SecretaryExecutor",
     "TaskPlacement",
     "ThreadChannel",
+    "UnsupportedResourceKey",
     "demo_engine_fleet",
     "engine_fleet",
     "make_engine",

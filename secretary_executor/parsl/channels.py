@@ -34,11 +34,18 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import Any
 
-from globus_compute_endpoint.engines import GlobusComputeEngine
 from parsl.executors.base import ParslExecutor
 from parsl.executors.errors import BadStateException, ScalingFailed
+from parsl.executors.status_handling import BlockProviderExecutor
+from parsl.jobs.job_status_poller import JobStatusPoller
 
 from secretary_executor.errors import SecretaryError
+from secretary_executor.parsl.keys import (
+    GLOBUS_SDK_KEYS,
+    NO_KEYS,
+    engine_keys,
+    parsl_executor_keys,
+)
 from secretary_executor.sites.engine import EngineRunner, EngineTaskError
 
 
@@ -60,6 +67,11 @@ class ExecutionChannel(Executor):
     directly, since no outcome can send the task elsewhere. False (the safe default) when a
     task can still be lost before it starts, e.g. an engine or a web service between here and
     the site; the executor then keeps its own future, so it can fail the task over."""
+
+    accepted_keys: frozenset[str] = NO_KEYS
+    """Resource-specification keys the engine behind the channel takes (see
+    :mod:`~secretary_executor.parsl.keys`). The executor forwards these, and fails a task at
+    submit with any other key it does not read for placement itself."""
 
     def start(self) -> None:
         """Prepare the channel (idempotent). The default needs nothing."""
@@ -93,17 +105,22 @@ class EngineChannel(ExecutionChannel):
     Args:
         runner: the runner (shared with the site's :class:`LocalEngineTransport`).
         name: a name for messages.
-
-    Thread- and ProcessPoolEngine reject any resource specification, and GlobusComputeEngine
-    accepts only ``priority``; other keys are dropped here rather than failing the task.
+        accepted_keys: the resource-specification keys the engine takes; by default what its
+            kind takes: the MPI keys for GlobusMPIEngine, ``priority`` for
+            GlobusComputeEngine, none for Thread- and ProcessPoolEngine.
     """
 
-    def __init__(self, runner: EngineRunner, *, name: str = "engine") -> None:
+    def __init__(
+        self,
+        runner: EngineRunner,
+        *,
+        name: str = "engine",
+        accepted_keys: frozenset[str] | None = None,
+    ) -> None:
         self.runner = runner
         self.name = name
-        engine = runner.engine
-        self.accepted_keys: frozenset[str] = (
-            frozenset({"priority"}) if isinstance(engine, GlobusComputeEngine) else frozenset()
+        self.accepted_keys = (
+            engine_keys(runner.engine) if accepted_keys is None else frozenset(accepted_keys)
         )
 
     def __repr__(self) -> str:
@@ -119,9 +136,8 @@ class EngineChannel(ExecutionChannel):
         kwargs: dict[str, Any],
         resource_specification: dict[str, Any],
     ) -> Future[Any]:
-        spec = {k: v for k, v in resource_specification.items() if k in self.accepted_keys}
         # EngineTaskError already carries transient = "never started".
-        return self.runner.submit(fn, args, kwargs, resource_specification=spec)
+        return self.runner.submit(fn, args, kwargs, resource_specification=resource_specification)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self.runner.shutdown()
@@ -184,6 +200,8 @@ class GlobusChannel(ExecutionChannel):
     Args:
         executor: a ``globus_compute_sdk.Executor`` whose ``endpoint_id`` is the site's endpoint.
         name: a name for messages.
+        accepted_keys: the keys the endpoint takes; by default the MPI keys, ``priority`` and
+            ``user_endpoint_config`` (the endpoint's engine is not known here).
 
     ``user_endpoint_config`` in a task's resource specification is sent as the endpoint's
     user configuration (templated multi-user endpoints); the rest as its
@@ -192,9 +210,16 @@ class GlobusChannel(ExecutionChannel):
     fails with a transient :class:`ChannelError`.
     """
 
-    def __init__(self, executor: Any, *, name: str = "globus") -> None:
+    def __init__(
+        self,
+        executor: Any,
+        *,
+        name: str = "globus",
+        accepted_keys: frozenset[str] | None = None,
+    ) -> None:
         self.executor = executor
         self.name = name
+        self.accepted_keys = GLOBUS_SDK_KEYS if accepted_keys is None else frozenset(accepted_keys)
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -257,6 +282,15 @@ class ParslChannel(ExecutionChannel):
         executor: the Parsl executor; ``start`` gives it ``run_dir`` and starts it.
         run_dir: where it keeps its files.
         name: a name for messages.
+        accepted_keys: the keys the executor takes; by default what its kind validates: the
+            MPI keys for ``MPIExecutor`` (HTEX in MPI mode), ``priority`` for HTEX, ``cores``,
+            ``memory``, ``disk``, ``gpus``, ``running_time_min``, ``priority`` for Work Queue
+            and TaskVine, none for a ThreadPoolExecutor.
+        strategy: the scaling strategy for a block-based executor (HTEX, ``MPIExecutor``...):
+            the DataFlowKernel never sees this executor, so without a poller of the channel's
+            own it would never start its ``init_blocks`` nor scale. None: no poller.
+        strategy_period_s: how often that strategy runs.
+        max_idletime_s: how long a block may idle before the strategy scales it in.
 
     An exception from the executor's ``submit`` that says it cannot take work now (a bad
     state, a failed scale-out, a connection error, shut down) is a transient
@@ -267,9 +301,24 @@ class ParslChannel(ExecutionChannel):
     """
 
     def __init__(
-        self, executor: ParslExecutor, *, run_dir: str | os.PathLike[str], name: str = "parsl"
+        self,
+        executor: ParslExecutor,
+        *,
+        run_dir: str | os.PathLike[str],
+        name: str = "parsl",
+        accepted_keys: frozenset[str] | None = None,
+        strategy: str | None = "simple",
+        strategy_period_s: float = 5.0,
+        max_idletime_s: float = 120.0,
     ) -> None:
         self.executor = executor
+        self.accepted_keys = (
+            parsl_executor_keys(executor) if accepted_keys is None else frozenset(accepted_keys)
+        )
+        self.strategy = strategy
+        self.strategy_period_s = strategy_period_s
+        self.max_idletime_s = max_idletime_s
+        self._poller: JobStatusPoller | None = None
         self.run_dir = str(run_dir)
         self.name = name
         self._started = False
@@ -282,8 +331,27 @@ class ParslChannel(ExecutionChannel):
             return
         os.makedirs(self.run_dir, exist_ok=True)
         self.executor.run_dir = self.run_dir
+        provider = getattr(self.executor, "provider", None)
+        if provider is not None and getattr(provider, "script_dir", "") is None:
+            # Batch providers write their submit scripts here (the DataFlowKernel's default).
+            provider.script_dir = os.path.join(self.run_dir, "submit_scripts")
+            os.makedirs(provider.script_dir, exist_ok=True)
         self.executor.start()
         self._started = True
+        executor = self.executor
+        if (
+            self.strategy is not None
+            and isinstance(executor, BlockProviderExecutor)
+            and executor.provider is not None
+        ):
+            # What the DataFlowKernel does for the executors it knows: start init_blocks, then
+            # scale with the load (as GlobusComputeEngine does for the HTEX it wraps).
+            self._poller = JobStatusPoller(
+                strategy=self.strategy,
+                max_idletime=self.max_idletime_s,
+                strategy_period=self.strategy_period_s,
+            )
+            self._poller.add_executors([executor])
 
     def submit_task(
         self,
@@ -301,6 +369,9 @@ class ParslChannel(ExecutionChannel):
         return _mapped_parsl(inner, self.name)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        if self._poller is not None:
+            self._poller.close()  # also cancels the blocks it started
+            self._poller = None
         if self._started:
             self.executor.shutdown()
 

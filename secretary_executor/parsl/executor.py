@@ -5,7 +5,10 @@ specification), negotiates with the fleet through :class:`~secretary_executor.br
 selects with the task's policy, and sends the function to the chosen site's
 :class:`~secretary_executor.parsl.channels.ExecutionChannel`. If the site fails before the task
 starts (a transient channel error), the task goes to the next-ranked proposal; any other error,
-and the task's own exception, reach its AppFuture unchanged.
+and the task's own exception, reach its AppFuture unchanged. The task's resource specification
+(less the ``secretary_*`` keys) goes on to the channel in its engine's convention
+(:mod:`~secretary_executor.parsl.keys`); a key the engine does not take fails the task at
+submit.
 
 Each task in flight holds a claim on the free capacity its site's proposal reported
 (:mod:`~secretary_executor.parsl.claims`), given back when it ends: a ranked site with no room
@@ -76,6 +79,7 @@ from secretary_executor.parsl.claims import (
     Placer,
     WhenFull,
 )
+from secretary_executor.parsl.keys import forwarded
 from secretary_executor.parsl.records import Attempt, AttemptRow, LedgerWriter, TaskPlacement
 from secretary_executor.parsl.spec import TaskNeeds, split_spec
 from secretary_executor.select.registry import SelectionOutcome
@@ -285,6 +289,8 @@ class SecretaryExecutor(ParslExecutor):
         self.storage_access = storage_access
         self.working_dir = working_dir
         self._placed: dict[int, _Placed] = {}
+        self._parsl_ids: dict[int, tuple[int, int]] = {}
+        """Executor task id -> Parsl (task id, try id), while in flight with monitoring on."""
         self._ran_at: dict[str, tuple[AttemptRow, ...]] = {}
         self._shapes: dict[_Placed, _Placed] = {}
         self._default_needs: TaskNeeds | None = None
@@ -414,6 +420,10 @@ class SecretaryExecutor(ParslExecutor):
                 )
             except SecretaryError as exc:
                 return _failed_future(task_id, exc)
+        if kwargs:
+            parsl_task = kwargs.get("_parsl_monitoring_task_id")
+            if parsl_task is not None:  # monitoring is on: its ids key the placement rows
+                self._parsl_ids[task_id] = (parsl_task, kwargs.get("_parsl_monitoring_try_id", 0))
         entry = self._cached(needs.key)
         if entry is not None:
             return self._submit_cached(entry, task_id, func, args, kwargs, needs)
@@ -421,6 +431,7 @@ class SecretaryExecutor(ParslExecutor):
         if refused is not None and refused[1] >= time.monotonic():
             # No site could ever run these needs: a retry (Parsl's) gets the same answer
             # without asking the whole fleet again.
+            self._parsl_ids.pop(task_id, None)
             return _failed_future(task_id, refused[0])
         task = _Task(self, task_id, func, args, kwargs, needs)
         future = _own_future(task)
@@ -450,7 +461,10 @@ class SecretaryExecutor(ParslExecutor):
             channel = self.channels[site]
             if channel.final_futures:
                 try:
-                    inner = channel.submit_task(func, args, kwargs, needs.forward)
+                    spec = needs.forward
+                    if spec:
+                        spec = forwarded(spec, channel.accepted_keys, site)
+                    inner = channel.submit_task(func, args, kwargs, spec)
                 except Exception as exc:  # noqa: BLE001 - channels raise their own types
                     self._release(entry, index)
                     task = _Task(self, task_id, func, args, kwargs, needs)
@@ -584,7 +598,10 @@ class SecretaryExecutor(ParslExecutor):
             site = entry.ranked[index]
             channel = self.channels[site]
             try:
-                inner = channel.submit_task(task.fn, task.args, task.kwargs, task.needs.forward)
+                spec = task.needs.forward
+                if spec:
+                    spec = forwarded(spec, channel.accepted_keys, site)
+                inner = channel.submit_task(task.fn, task.args, task.kwargs, spec)
             except Exception as exc:  # noqa: BLE001 - channels raise their own types
                 self._release(entry, index)
                 if not getattr(exc, "transient", False):
@@ -804,6 +821,12 @@ class SecretaryExecutor(ParslExecutor):
         writer = self._writer
         if writer is not None:
             writer.attempt(entry.request_id, site, ok, self.label, task_id, function, message)
+            if self._parsl_ids:
+                ids = self._parsl_ids.get(task_id)
+                if ids is not None:
+                    writer.placement(
+                        self.run_id or "", *ids, site, entry.request_id, ok, message, self.label
+                    )
 
     def _forget(self, site: str) -> None:
         """Drop every cached negotiation that ranked ``site``."""
@@ -821,6 +844,8 @@ class SecretaryExecutor(ParslExecutor):
         negotiation, site and cache use, so a long run adds one dict entry per task and no
         object for the garbage collector to walk. Other records are kept as they are.
         """
+        if self._parsl_ids:
+            self._parsl_ids.pop(task_id, None)
         attempts = placed[4]
         if len(attempts) == 1 and attempts[0][1]:
             placed = self._shapes.setdefault(placed, placed)

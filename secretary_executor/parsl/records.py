@@ -92,6 +92,7 @@ class LedgerWriter:
         self.interval_s = interval_s
         self.batch = batch
         self._rows: deque[Any] = deque()
+        self._placements: deque[tuple[str, int, int, str, str, bool, str, str]] = deque()
         self._wake = threading.Event()
         self._closed = False
         self._flush_lock = threading.Lock()
@@ -117,6 +118,22 @@ class LedgerWriter:
         elif len(rows) >= self.batch * _FIELDS and not self._wake.is_set():
             self._wake.set()
 
+    def placement(
+        self,
+        run_id: str,
+        task_id: int,
+        try_id: int,
+        site: str,
+        request_id: str,
+        ok: bool,
+        message: str,
+        label: str,
+    ) -> None:
+        """Record where Parsl task ``task_id``'s try ``try_id`` was sent (monitoring on)."""
+        self._placements.append((run_id, task_id, try_id, site, request_id, ok, message, label))
+        if self._closed:
+            self._flush()
+
     def _run(self) -> None:
         while not self._closed:
             self._wake.wait(self.interval_s)
@@ -128,6 +145,7 @@ class LedgerWriter:
         # One flusher at a time, so rows reach the ledger in the order they were recorded. The
         # rows are made one by one as SQLite takes them (see Ledger.record_attempts).
         with self._flush_lock:
+            self._flush_placements()
             rows = self._rows
             flat = [rows.popleft() for _ in range(len(rows) // _FIELDS * _FIELDS)]
             if not flat:
@@ -144,6 +162,16 @@ class LedgerWriter:
             except Exception:
                 count = len(flat) // _FIELDS
                 log.exception("could not record %d dispatch attempt(s) in the ledger", count)
+
+    def _flush_placements(self) -> None:
+        queue = self._placements
+        placements = [queue.popleft() for _ in range(len(queue))]
+        if not placements:
+            return
+        try:
+            self.ledger.record_placements(placements)
+        except Exception:
+            log.exception("could not record %d placement(s) in the ledger", len(placements))
 
     def close(self, timeout_s: float = 60.0) -> None:
         """Write what is buffered and stop the thread (idempotent)."""

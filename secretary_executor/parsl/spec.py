@@ -10,9 +10,10 @@ specification that may hold:
   (per node), ``memory`` (MB, as Parsl's Work Queue executor takes it), ``walltime`` (s) and
   ``running_time_min`` (minutes).
 
-Everything above is consumed here and never forwarded: Thread- and ProcessPoolEngine reject
-any resource specification, and GlobusComputeEngine accepts only ``priority``. Anything else
-(``priority``, ``user_endpoint_config``) is passed on to the site's channel untouched.
+The ``secretary_*`` keys are consumed here. Everything else, Parsl's keys included, goes on
+in ``forward``: the executor hands it to the chosen site's channel in the convention of the
+engine behind it (:mod:`~secretary_executor.parsl.keys`), where an MPI engine needs
+``num_nodes`` as much as the secretaries did.
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ from secretary_executor.errors import ConfigurationError
 
 SECRETARY_KEYS = ("secretary_request", "secretary_requirements", "secretary_policy")
 PARSL_KEYS = ("cores", "num_nodes", "gpus", "memory", "walltime", "running_time_min")
+SECRETARY = frozenset(SECRETARY_KEYS)
 CONSUMED = frozenset(SECRETARY_KEYS + PARSL_KEYS)
+"""Keys read to build the requirements and policy."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,7 @@ class TaskNeeds:
     policy: Policy
     text: str
     forward: dict[str, Any]
+    """The specification less the ``secretary_*`` keys, for the site's engine."""
     key: str
     """Negotiation cache key: equal keys get equal proposals (requirements signature + policy)."""
 
@@ -51,13 +55,13 @@ def split_spec(
 ) -> TaskNeeds:
     """Read a task's resource specification (``None`` counts as empty).
 
-    Postcondition: ``forward`` holds no secretary or Parsl resource key.
+    Postcondition: ``forward`` holds every key of ``spec`` but the ``secretary_*`` ones.
 
     Raises:
         ConfigurationError: a value of the wrong shape (the message names the key and the fix).
     """
     spec = spec or {}
-    forward = {k: v for k, v in spec.items() if k not in CONSUMED}
+    forward = {k: v for k, v in spec.items() if k not in SECRETARY}
     ours = {k: spec[k] for k in CONSUMED if k in spec}
     if not ours:
         return _default_needs(default_requirements, default_policy, forward)

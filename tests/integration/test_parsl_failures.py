@@ -30,6 +30,7 @@ from secretary_executor.parsl import (
     ParslChannel,
     SecretaryExecutor,
     ThreadChannel,
+    UnsupportedResourceKey,
     demo_engine_fleet,
     secretary_app,
     secretary_retry_handler,
@@ -155,9 +156,13 @@ def test_a_raising_task_on_a_parsl_channel_reaches_its_future_unchanged(tmp_path
 
 def test_a_permanent_error_from_the_sites_executor_is_not_failed_over(tmp_path):
     # Parsl's ThreadPoolExecutor rejects any resource specification: a mistake in the request
-    # that another site would hide, not a site that is down.
+    # that another site would hide, not a site that is down. (The channel claims to take
+    # ``priority``, so the key reaches the executor, which refuses it.)
     parsl_channel = ParslChannel(
-        ThreadPoolExecutor(label="site-tpe", max_threads=2), run_dir=tmp_path / "tpe", name=FIRST
+        ThreadPoolExecutor(label="site-tpe", max_threads=2),
+        run_dir=tmp_path / "tpe",
+        name=FIRST,
+        accepted_keys=frozenset({"priority"}),
     )
     ex = _executor(tmp_path, _threads(**{FIRST: parsl_channel}))
     with parsl.load(_config(ex, tmp_path)):
@@ -168,6 +173,21 @@ def test_a_permanent_error_from_the_sites_executor_is_not_failed_over(tmp_path):
     assert refused.site == FIRST
     assert [(a.site, a.ok) for a in refused.attempts] == [(FIRST, False)]
     assert refused.attempts[0].message.startswith("refused: InvalidResourceSpecification")
+    assert ex.in_flight == {}
+
+
+def test_a_key_the_sites_engine_does_not_take_fails_at_submit_naming_it(tmp_path):
+    ex = _executor(tmp_path, _threads())
+    with parsl.load(_config(ex, tmp_path)):
+        with pytest.raises(UnsupportedResourceKey) as info:
+            double(2, parsl_resource_specification={"disk": 1024}).result(timeout=60)
+        # Placement keys are read for placement, so an engine that cannot take them still runs
+        # the task.
+        assert double(3, parsl_resource_specification={"cores": 1}).result(timeout=60) == 6
+    message = str(info.value)
+    assert "'disk'" in message and FIRST in message and "no resource specification" in message
+    refused = ex.placements[min(ex.placements)]
+    assert [(a.site, a.ok) for a in refused.attempts] == [(FIRST, False)]  # not failed over
     assert ex.in_flight == {}
 
 

@@ -56,8 +56,9 @@ def test_an_empty_or_none_spec_means_the_default_requirements():
         assert needs.requirements == DEFAULT and needs.forward == {}
 
 
-def test_parsl_keys_become_requirements_and_are_not_forwarded():
-    needs = _split({"cores": 8, "memory": 4096, "gpus": 2, "running_time_min": 30, "priority": 5})
+def test_parsl_keys_become_requirements_and_are_still_forwarded():
+    spec = {"cores": 8, "memory": 4096, "gpus": 2, "running_time_min": 30, "priority": 5}
+    needs = _split({**spec, "secretary_request": "python"})
     compute = needs.requirements.compute
     assert (compute.cores_per_node, compute.memory_gb_per_node, compute.gpus_per_node) == (
         8,
@@ -65,7 +66,7 @@ def test_parsl_keys_become_requirements_and_are_not_forwarded():
         2,
     )
     assert compute.walltime_s == 1800
-    assert needs.forward == {"priority": 5}
+    assert needs.forward == spec
 
 
 def test_request_text_is_parsed_and_structured_requirements_win():
