@@ -24,6 +24,8 @@ from typing import Annotated, Any, TypeVar, cast
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.subscriptions import InMemorySubscriptionBus
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_PARAMS
 from mcp.types import Tool as MCPTool
 from pydantic import Field
 
@@ -144,6 +146,22 @@ class _HubServer(MCPServer):
         if who is not None and who[1] in (JOIN, WORKER):
             return tools
         return [t for t in tools if t.name not in WORKER_ONLY_TOOLS]
+
+
+def _render_request_template(kind: str, command: str, cores: str, nodes: str, hours: str) -> str:
+    """The prompt's text; a bad argument is the client's mistake: an invalid-params error that
+    names it (the SDK would otherwise answer "Internal server error")."""
+    template = PROMPTS.get(kind)
+    if template is None:
+        raise MCPError(INVALID_PARAMS, f"unknown kind {kind!r}; use one of {', '.join(PROMPTS)}")
+    for name, value in (("cores", cores), ("nodes", nodes), ("hours", hours)):
+        try:
+            number = float(value)
+        except ValueError:
+            number = float("nan")
+        if not number > 0:
+            raise MCPError(INVALID_PARAMS, f"{name} must be a positive number, got {value!r}")
+    return template.format(command=command, cores=cores, nodes=nodes, hours=hours)
 
 
 class Hub:
@@ -566,10 +584,7 @@ class Hub:
             hours: str = "2",
         ) -> str:
             """A request in words the hub understands (kind: cpu, gpu, mpi, software)."""
-            template = PROMPTS.get(kind)
-            if template is None:
-                raise HubToolError(f"unknown template {kind!r}; use one of {', '.join(PROMPTS)}")
-            return template.format(command=command, cores=cores, nodes=nodes, hours=hours)
+            return _render_request_template(kind, command, cores, nodes, hours)
 
     # -- dual role -------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ import asyncio
 import json
 from typing import Any
 
+import pytest
 from mcp import Client
 
 from secretary_executor.hub.config import HubConfig
@@ -202,3 +203,32 @@ def test_tool_schemas_are_typed_valid_and_described() -> None:
     validator = jsonschema.Draft202012Validator(negotiate)
     assert not list(validator.iter_errors({"requirements": {"compute": {"cores_per_node": 4}}}))
     assert list(validator.iter_errors({"requirements": {"compute": {"cores_per_node": "four"}}}))
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        ({"kind": "quantum"}, "unknown kind 'quantum'"),
+        ({"nodes": "many"}, "nodes must be a positive number"),
+        ({"hours": "-2"}, "hours must be a positive number"),
+        ({"cores": "0"}, "cores must be a positive number"),
+    ],
+)
+def test_bad_prompt_arguments_are_invalid_params_not_internal_errors(args, says) -> None:
+    from mcp.shared.exceptions import MCPError
+    from mcp.types import INVALID_PARAMS
+
+    async def go() -> MCPError:
+        hub = _hub()
+        try:
+            async with Client(hub.mcp) as c:
+                try:
+                    await c.get_prompt("request_template", args)
+                except MCPError as exc:
+                    return exc
+                raise AssertionError("the prompt accepted a bad argument")
+        finally:
+            await hub.broker.close()
+
+    error = asyncio.run(go())
+    assert error.error.code == INVALID_PARAMS and says in error.error.message
