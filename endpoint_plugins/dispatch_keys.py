@@ -78,8 +78,19 @@ class DispatchMemory:
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         os.close(fd)
         self._db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(_SCHEMA)
+        # Switching to WAL takes an exclusive lock and does not wait for a busy one, so many
+        # dispatches opening the file at once retry briefly (and skip it once it is set).
+        for attempt in range(60):
+            try:
+                if self._db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute(_SCHEMA)
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == 59:
+                    self._db.close()
+                    raise
+                time.sleep(0.01 * (attempt + 1))
 
     def __enter__(self) -> DispatchMemory:
         return self

@@ -82,7 +82,7 @@ async def main() -> int:
             output = jobs_root() / receipt.native_id / "stdout.txt"
         if output.is_file():
             console.print(Panel(output.read_text().rstrip() or "(no output)", title="job output"))
-        ok = status.state.value == "COMPLETED"
+        ok = status.state.value in ("COMPLETED", "SIMULATED")
         console.print(
             f"[bold {'green' if ok else 'red'}]job {status.state.value}[/] "
             f"(exit code {status.exit_code}); ledger: {broker.ledger.path}"

@@ -166,12 +166,12 @@ def state_provider(entry: ProviderState) -> Provider:
 class _SimulatedJobs:
     """Jobs accepted by a simulated workload manager.
 
-    A simulated site runs nothing: a job is recorded, reported QUEUED once and then COMPLETED,
-    with a message that says it was simulated. Native ids are unique across processes
-    (``sim-SITE-<random hex>``), so a hub restarted, or a second CLI process, never mistakes
-    one job for another; a well-formed id that this process did not hand out belongs to a job
-    another process accepted, and since nothing ran it is reported COMPLETED rather than left
-    UNKNOWN for a waiter to poll until its timeout.
+    A simulated site runs nothing: a job is recorded, reported QUEUED once and then SIMULATED
+    (never COMPLETED: no command ran), with a message that says so. Native ids are unique across
+    processes (``sim-SITE-<random hex>``), so a hub restarted, or a second CLI process, never
+    mistakes one job for another; a well-formed id that this process did not hand out belongs to
+    a job another process accepted, and since nothing ran it is reported SIMULATED rather than
+    left UNKNOWN for a waiter to poll until its timeout.
     """
 
     def __init__(self) -> None:
@@ -196,20 +196,20 @@ class _SimulatedJobs:
             if polls < 0:
                 return JobState.CANCELLED
             self._jobs[native_id] = polls + 1
-            return JobState.QUEUED if polls == 0 else JobState.COMPLETED
+            return JobState.QUEUED if polls == 0 else JobState.SIMULATED
 
     def cancel(self, site: str, native_id: str) -> JobState:
         with self._lock:
             if native_id not in self._jobs:
                 return self._elsewhere(site, native_id)
             if self._jobs[native_id] >= 2:
-                return JobState.COMPLETED
+                return JobState.SIMULATED
             self._jobs[native_id] = -1
             return JobState.CANCELLED
 
     def _elsewhere(self, site: str, native_id: str) -> JobState:
         if self._pattern(site).fullmatch(native_id):
-            return JobState.COMPLETED
+            return JobState.SIMULATED
         return JobState.UNKNOWN
 
 
@@ -248,7 +248,7 @@ def _workload_hooks() -> dict[str, Any]:
             site=self.name,
             native_id=native_id,
             state=state,
-            exit_code=0 if state is JobState.COMPLETED else None,
+            exit_code=None,  # nothing ran, so there is no exit status
             message="simulated site: the job was accounted for, no command was run",
         )
 

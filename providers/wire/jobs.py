@@ -21,6 +21,8 @@ class JobState(StrEnum):
     CANCELLED: stopped on request.
     TIMEOUT: stopped by the workload manager for exceeding its walltime.
     UNKNOWN: the site cannot tell (e.g. the scheduler forgot the job).
+    SIMULATED: finished on a simulated site, where nothing ran (so there is no exit status and
+        no output): never reported as COMPLETED, which would claim the command succeeded.
     """
 
     PENDING = "PENDING"
@@ -31,6 +33,7 @@ class JobState(StrEnum):
     CANCELLED = "CANCELLED"
     TIMEOUT = "TIMEOUT"
     UNKNOWN = "UNKNOWN"
+    SIMULATED = "SIMULATED"
 
     @property
     def terminal(self) -> bool:
@@ -39,7 +42,13 @@ class JobState(StrEnum):
 
 
 TERMINAL_STATES = frozenset(
-    {JobState.COMPLETED, JobState.FAILED, JobState.CANCELLED, JobState.TIMEOUT}
+    {
+        JobState.COMPLETED,
+        JobState.FAILED,
+        JobState.CANCELLED,
+        JobState.TIMEOUT,
+        JobState.SIMULATED,
+    }
 )
 
 

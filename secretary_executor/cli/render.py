@@ -36,6 +36,7 @@ CHECK_MARK = {
 }
 STATE_STYLE = {
     JobState.COMPLETED: "green",
+    JobState.SIMULATED: "magenta",
     JobState.FAILED: "red",
     JobState.TIMEOUT: "red",
     JobState.CANCELLED: "yellow",

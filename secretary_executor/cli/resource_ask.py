@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from rich.prompt import Confirm
 from rich.table import Table
 
-from providers.wire import JobStatus, Policy, Proposal, Verdict
+from providers.wire import JobState, JobStatus, Policy, Proposal, Verdict
 from providers.wire.jobs import MAX_OUTPUT_BYTES
 from secretary_executor.broker import Broker, NegotiationResult
 from secretary_executor.cli.common import (
@@ -42,6 +42,10 @@ from secretary_executor.errors import ConfigurationError
 from secretary_executor.ledger import Ledger
 from secretary_executor.select.registry import get_selector, list_selectors
 from secretary_executor.sites.fleet import DEMO, load_fleet
+
+_DONE = frozenset({JobState.COMPLETED, JobState.SIMULATED})
+"""Final states a script may take as success: the command ran and exited 0, or the site is
+simulated and ran nothing by design (its state says so, and it has no exit status)."""
 
 
 def _cost_arguments(p: argparse.ArgumentParser) -> None:
@@ -259,7 +263,7 @@ async def _negotiate(broker: Broker, args: argparse.Namespace, command: list[str
             console.print("[dim]no command given: put it after '--' to dispatch[/]")
         if status is not None:
             console.print(f"job {receipt.job_id if receipt else ''}: {status.state.value}")
-    if status is not None and status.state.value != "COMPLETED":
+    if status is not None and status.state not in _DONE:
         return EXIT_FAILED
     if outcome.chosen is None or (result.request.command and receipt is None):
         return EXIT_FAILED  # nothing selected, or nothing dispatched: a script must see it
@@ -399,7 +403,7 @@ async def _wait(broker: Broker, args: argparse.Namespace, command: list[str]) ->
         emit_json(status)
     else:
         console.print(f"job {args.job}: {status.state.value}")
-    return EXIT_OK if status.state.value == "COMPLETED" else EXIT_FAILED
+    return EXIT_OK if status.state in _DONE else EXIT_FAILED
 
 
 async def _wait_job(broker: Broker, job_id: str, timeout_s: float, *, quiet: bool) -> JobStatus:

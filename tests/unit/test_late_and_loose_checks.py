@@ -113,6 +113,6 @@ def test_simulated_job_ids_are_unique_across_processes() -> None:
 
     some = sorted(ids)[0]
     assert first._status(some).state is JobState.QUEUED
-    assert second._status(some).state is JobState.COMPLETED  # accepted elsewhere, nothing ran
+    assert second._status(some).state is JobState.SIMULATED  # accepted elsewhere, nothing ran
     assert second._status("sim-elsewhere-0123456789abcdef").state is JobState.UNKNOWN
     assert second._status("12345").state is JobState.UNKNOWN

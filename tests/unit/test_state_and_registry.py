@@ -64,8 +64,9 @@ def test_simulated_jobs_are_labelled():
     second = slurm.call_tool(
         "job_status", {"native_id": sub["native_id"]}, allowed=ToolKind.DISPATCH
     )
-    assert (first["state"], second["state"]) == ("QUEUED", "COMPLETED")
-    assert "simulated" in second["message"]
+    # Nothing ran, so the job never claims to have completed or to have an exit status.
+    assert (first["state"], second["state"]) == ("QUEUED", "SIMULATED")
+    assert second["exit_code"] is None and "simulated" in second["message"]
 
 
 @pytest.mark.parametrize(
