@@ -59,7 +59,12 @@ from secretary_executor import __version__
 from secretary_executor.broker import Broker, NegotiationResult
 from secretary_executor.cost_guard import max_cost_usd as max_cost_usd_in_force
 from secretary_executor.cost_guard import over_ceiling
-from secretary_executor.errors import ConfigurationError, DispatchError, SecretaryError
+from secretary_executor.errors import (
+    ConfigurationError,
+    DispatchError,
+    SecretaryError,
+    UnknownJobError,
+)
 from secretary_executor.hub import extensions
 from secretary_executor.hub.auth import (
     CLIENT,
@@ -115,6 +120,11 @@ def _as_tool_error(fn: _Fn) -> _Fn:
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return await fn(*args, **kwargs)
+        except UnknownJobError as exc:
+            # The ledger's hint names a CLI command; an agent has tools instead.
+            raise ToolError(
+                exc.message.split(";")[0] + "; use the job_id from a dispatch_job receipt"
+            ) from None
         except (SecretaryError, SiteError, ProviderError) as exc:
             raise ToolError(exc.message) from None
 

@@ -232,3 +232,22 @@ def test_bad_prompt_arguments_are_invalid_params_not_internal_errors(args, says)
 
     error = asyncio.run(go())
     assert error.error.code == INVALID_PARAMS and says in error.error.message
+
+
+def test_an_unknown_job_hint_names_tools_not_commands() -> None:
+    """An agent cannot run the CLI: the hint for a wrong job id speaks of the tool that gives
+    job ids."""
+
+    async def go() -> list[Any]:
+        hub = _hub()
+        async with Client(hub.mcp) as c:
+            replies = [
+                await c.call_tool(t, {"job_id": "nope"})
+                for t in ("job_status", "cancel_job", "job_output")
+            ]
+        await hub.broker.close()
+        return replies
+
+    for reply in asyncio.run(go()):
+        text = reply.content[0].text
+        assert reply.is_error and "dispatch_job" in text and "resource-ask" not in text
