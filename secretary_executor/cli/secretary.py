@@ -69,12 +69,37 @@ def _extensions() -> list[Callable[[argparse._SubParsersAction], None]]:  # type
     return found
 
 
+def _completion(args: argparse.Namespace) -> int:
+    """Completion generated from the same parsers the commands use, so it never goes stale."""
+    import shtab
+
+    from secretary_executor.cli import resource_ask
+
+    parser = _parser() if args.prog == "secretary" else resource_ask._parser()
+    print(shtab.complete(parser, shell=args.shell))
+    return EXIT_OK
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="secretary", description=__doc__.split("\n")[0])
     add_version(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for register in _extensions():
         register(sub)
+    p = sub.add_parser(
+        "completion",
+        help="print a shell completion script (e.g. secretary completion bash > "
+        "/etc/bash_completion.d/secretary)",
+    )
+    p.add_argument("shell", choices=["bash", "zsh", "tcsh"], help="the shell to complete in")
+    p.add_argument(
+        "--for",
+        dest="prog",
+        choices=["secretary", "resource-ask"],
+        default="secretary",
+        help="which command to complete (default secretary)",
+    )
+    p.set_defaults(handler=_completion)
     p = sub.add_parser("schema", help="print the JSON Schemas of the wire models")
     p.add_argument("model", nargs="?", help=f"one of: {', '.join(SCHEMAS)}")
     p = sub.add_parser("providers", help="the provider catalogue, with an Active column")
