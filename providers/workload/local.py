@@ -30,7 +30,6 @@ import providers
 from providers.categories import WorkloadProvider
 from providers.errors import ProviderError, UnsafeValueError
 from providers.facts import Partition, WorkloadFacts
-from providers.files import read_tail
 from providers.hardware.memory import to_gb
 from providers.jobspec import JobSpec, SubmitResult
 from providers.paths import secretary_home
@@ -50,6 +49,7 @@ from providers.workload.local_runner import (
     signal_group,
     write_atomic,
 )
+from providers.workload.output_files import output_from_files
 
 RUNNER_MODULE = "providers.workload.local_runner"
 PARTITION = "local"
@@ -328,22 +328,13 @@ class LocalMachineProvider(WorkloadProvider):
     def _output(self, native_id: str, max_bytes: int) -> JobOutput:
         """The ends of the job's ``stdout.txt`` and ``stderr.txt`` (from any process)."""
         job_dir = self._job_dir(native_id)
-        out = read_tail(job_dir / STDOUT_FILE, max_bytes)
-        err = read_tail(job_dir / STDERR_FILE, max_bytes)
-        if out is None and err is None:
-            return JobOutput(
-                site=self.name,
-                native_id=native_id,
-                available=False,
-                note="no output yet: the job has not started, or its folder is gone",
-            )
-        return JobOutput(
-            site=self.name,
-            native_id=native_id,
-            available=True,
-            stdout=out[0] if out else "",
-            stderr=err[0] if err else "",
-            truncated=bool((out and out[1]) or (err and err[1])),
+        return output_from_files(
+            self.name,
+            native_id,
+            job_dir / STDOUT_FILE,
+            job_dir / STDERR_FILE,
+            max_bytes,
+            "no output yet: the job has not started, or its folder is gone",
         )
 
     def _status(self, native_id: str) -> JobStatus:

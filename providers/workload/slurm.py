@@ -29,7 +29,6 @@ from providers.categories import WorkloadProvider
 from providers.commands import CommandResult, CommandRunner, safe_name
 from providers.errors import CommandError, ProviderError, UnsafeValueError
 from providers.facts import WorkloadFacts
-from providers.files import read_tail
 from providers.jobspec import JobSpec, SubmitResult
 from providers.wire.jobs import JobOutput, JobState, JobStatus
 from providers.workload.batch import (
@@ -39,6 +38,7 @@ from providers.workload.batch import (
     job_folder,
     script_path,
 )
+from providers.workload.output_files import output_from_files
 from providers.workload.slurm_parse import (
     CONFIG_ARGV,
     MANAGER,
@@ -373,22 +373,14 @@ class SlurmProvider(WorkloadProvider):
         """The ends of the ``slurm-ID.out`` / ``.err`` files this provider asked Slurm to write
         (on a shared filesystem they are readable here whichever node ran the job)."""
         out_path, err_path = output_paths(self._check_id(native_id))
-        out, err = read_tail(out_path, max_bytes), read_tail(err_path, max_bytes)
-        if out is None and err is None:
-            return JobOutput(
-                site=self.name,
-                native_id=native_id,
-                available=False,
-                note=f"no output files yet ({out_path.name}): the job has not started, or it "
-                "was not submitted by this site",
-            )
-        return JobOutput(
-            site=self.name,
-            native_id=native_id,
-            available=True,
-            stdout=out[0] if out else "",
-            stderr=err[0] if err else "",
-            truncated=bool((out and out[1]) or (err and err[1])),
+        return output_from_files(
+            self.name,
+            native_id,
+            out_path,
+            err_path,
+            max_bytes,
+            f"no output files yet ({out_path.name}): the job has not started, or it was not "
+            "submitted by this site",
         )
 
     def _cancel(self, native_id: str) -> JobStatus:
