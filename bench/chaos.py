@@ -30,7 +30,6 @@ the hub's ledger and the receipts the clients got:
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import random
 import signal
@@ -53,9 +52,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))  # the process harness the crash tests use
 
-from federation_harness import Federation, Procs, free_port, token_file, wait_for  # noqa: E402
+from federation_harness import LocalCluster, wait_for  # noqa: E402
 
-APPEND = "import sys; open(sys.argv[1], 'a').write(sys.argv[2] + chr(10))"
 HUB_POINTS = ("hub.dispatch.written", "hub.dispatch.replied")
 SITE_POINTS = ("site.dispatch.claimed", "site.dispatch.submitted", "site.dispatch.remembered")
 WORKERS = {"w-a": "here-a", "w-b": "here-b"}
@@ -75,38 +73,12 @@ class Faults:
     counts: Counter[str] = field(default_factory=Counter)
 
 
-class Cluster:
-    """The hub and the workers, restartable, with or without an armed failpoint."""
+class Cluster(LocalCluster):
+    """The hub and the two workers; the fault injector and the clients share it."""
 
     def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        token = token_file(folder / "tokens.txt")
-        token_file(folder / "join.txt")
-        port = free_port()
-        self.ledger = folder / "ledger.sqlite3"
-        (folder / "hub.yaml").write_text(
-            f"name: hub\nport: {port}\ntoken_file: tokens.txt\njoin_token_file: join.txt\n"
-            f"heartbeat_s: 1\nsite_timeout_s: 2\nledger: {self.ledger}\n"
-        )
-        for site in WORKERS.values():
-            (folder / f"{site}.yaml").write_text(
-                f"name: {site}\nkind: local\nproviders: {{enabled: [local, cpu, memory]}}\n"
-            )
-        self.procs = Procs(folder, folder / "home")
-        self.fed = Federation(
-            self.procs, f"http://127.0.0.1:{port}/mcp", token, folder / "join.txt"
-        )
-        self.runs = folder / "runs.txt"
+        super().__init__(folder, WORKERS, heartbeat_s=1, site_timeout_s=2)
         self.lock = threading.Lock()
-
-    def start(self, name: str, failpoint: str | None = None) -> None:
-        env = {"SECRETARY_FAILPOINTS": failpoint} if failpoint else None
-        if name == "hub":
-            self.procs.start(
-                "hub", ["serve", "hub", "--config", str(self.folder / "hub.yaml")], env
-            )
-        else:
-            self.fed.start_worker(name, str(self.folder / f"{WORKERS[name]}.yaml"), env=env)
 
     def revive(self) -> None:
         """Start again, unarmed, every process that has died (an armed one that fired)."""
@@ -114,19 +86,6 @@ class Cluster:
             proc = self.procs.procs.get(name)
             if proc is not None and proc.poll() is not None:
                 self.start(name)
-
-    def up(self) -> bool:
-        sites = self.fed.sites()
-        return all(sites.get(s, {}).get("state") == "UP" for s in WORKERS.values())
-
-    def call(self, tool: str, args: dict[str, Any]) -> tuple[bool, Any]:
-        try:
-            r = asyncio.run(self.fed.call(tool, args))
-        except Exception as exc:  # noqa: BLE001 - a killed hub drops the connection
-            return False, f"{type(exc).__name__}: {exc}"
-        if r.is_error:
-            return False, r.content[0].text
-        return True, r.structured_content
 
 
 def inject(cluster: Cluster, rng: random.Random, stop: threading.Event, faults: Faults) -> None:
@@ -166,7 +125,7 @@ def inject(cluster: Cluster, rng: random.Random, stop: threading.Event, faults: 
 def run_job(cluster: Cluster, i: int, deadline: float) -> Outcome:
     """Negotiate and dispatch job ``i``, repeating with its key until settled."""
     out = Outcome(marker=f"job-{i:04d}")
-    command = [sys.executable, "-c", APPEND, str(cluster.runs), out.marker]
+    command = cluster.command(out.marker)
     key = f"chaos-{i:04d}"
     while time.monotonic() < deadline:
         if not out.request_id:
@@ -291,7 +250,10 @@ def _run(
         )
     except AssertionError:
         pass  # the tally reports the missing runs as lost rows
-    time.sleep(2.0)  # a duplicate, if any had been started, has had time to write its line
+    try:  # a duplicate, had one been started, has ended (and written its line) too
+        wait_for(cluster.settled, "every job started on this machine to end", timeout_s=60)
+    except AssertionError:
+        pass  # a job that never ends is reported by the tally like any other
     figures = tally(cluster, outcomes)
     figures["elapsed_s"] = round(elapsed, 1)
     figures["faults"] = dict(faults.counts)

@@ -23,6 +23,8 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from providers.workload.local_runner import STATE_FILE as LOCAL_STATE_FILE
+
 ROOT = Path(__file__).resolve().parents[1]
 SECRETARY = [sys.executable, "-m", "secretary_executor.cli.secretary"]
 
@@ -139,3 +141,92 @@ def token_file(path: Path) -> str:
     token = secrets.token_urlsafe(32)
     path.write_text(token + "\n")
     return token
+
+
+APPEND = "import sys; open(sys.argv[1], 'a').write(sys.argv[2] + chr(10))"
+"""A job's whole command: append its name to a file (``sys.argv[1]``), the ground truth of what
+ran, written by the jobs themselves and by nothing under test."""
+
+
+class LocalCluster:
+    """A hub (ledger on disk) and workers that each serve this machine as one site, whose jobs
+    really run; every process can be started again, with or without an armed failpoint.
+
+    Args:
+        folder: where configurations, logs, the ledger and ``SECRETARY_HOME`` go.
+        workers: worker name -> the site it serves.
+        heartbeat_s: the hub's heartbeat period.
+        site_timeout_s: how long the hub waits for a site.
+    """
+
+    def __init__(
+        self,
+        folder: Path,
+        workers: dict[str, str],
+        *,
+        heartbeat_s: float = 1.0,
+        site_timeout_s: float = 20.0,
+    ) -> None:
+        self.folder = folder
+        self.workers = dict(workers)
+        token = token_file(folder / "tokens.txt")
+        token_file(folder / "join.txt")
+        port = free_port()
+        self.ledger = folder / "ledger.sqlite3"
+        (folder / "hub.yaml").write_text(
+            f"name: hub\nport: {port}\ntoken_file: tokens.txt\njoin_token_file: join.txt\n"
+            f"heartbeat_s: {heartbeat_s}\nsite_timeout_s: {site_timeout_s}\n"
+            f"ledger: {self.ledger}\n"
+        )
+        for site in self.workers.values():
+            (folder / f"{site}.yaml").write_text(
+                f"name: {site}\nkind: local\nproviders: {{enabled: [local, cpu, memory]}}\n"
+            )
+        self.home = folder / "home"
+        self.procs = Procs(folder, self.home)
+        self.fed = Federation(
+            self.procs, f"http://127.0.0.1:{port}/mcp", token, folder / "join.txt"
+        )
+        self.runs = folder / "runs.txt"
+
+    def start(self, name: str, failpoint: str | None = None) -> None:
+        """Start ``hub`` or a worker, with ``failpoint`` armed in its environment if given."""
+        env = {"SECRETARY_FAILPOINTS": failpoint} if failpoint else None
+        if name == "hub":
+            self.procs.start(
+                "hub", ["serve", "hub", "--config", str(self.folder / "hub.yaml")], env
+            )
+        else:
+            self.fed.start_worker(name, str(self.folder / f"{self.workers[name]}.yaml"), env=env)
+
+    def up(self) -> bool:
+        """Every site is registered and UP."""
+        sites = self.fed.sites()
+        return all(sites.get(s, {}).get("state") == "UP" for s in self.workers.values())
+
+    def call(self, tool: str, args: dict[str, Any]) -> tuple[bool, Any]:
+        """(ok, structured result or error text); a dead hub is (False, the exception)."""
+        try:
+            r = asyncio.run(self.fed.call(tool, args))
+        except Exception as exc:  # noqa: BLE001 - a killed hub drops the connection
+            return False, f"{type(exc).__name__}: {exc}"
+        if r.is_error:
+            return False, r.content[0].text
+        return True, r.structured_content
+
+    def command(self, marker: str) -> list[str]:
+        """A job that appends ``marker`` to :attr:`runs` when it runs."""
+        return [sys.executable, "-c", APPEND, str(self.runs), marker]
+
+    def ran(self) -> list[str]:
+        return self.runs.read_text().split() if self.runs.exists() else []
+
+    def settled(self) -> bool:
+        """Every job this machine's sites started has finished: nothing more can run.
+
+        Each local job has a folder under ``SECRETARY_HOME/jobs``, and its runner writes the
+        final state there when the command ends, so a count of what ran is final once this holds.
+        """
+        jobs = self.home / "jobs"
+        folders = [p for p in jobs.iterdir() if p.is_dir()] if jobs.is_dir() else []
+        return all((p / LOCAL_STATE_FILE).is_file() for p in folders)

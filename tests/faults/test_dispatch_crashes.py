@@ -10,10 +10,8 @@ idempotency key, and the test counts what ran and what the ledger holds.
 
 from __future__ import annotations
 
-import asyncio
 import signal
 import sqlite3
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -21,63 +19,32 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from federation_harness import Federation, Procs, free_port, token_file, wait_for
+from federation_harness import LocalCluster, wait_for
 
-APPEND = "import sys; open(sys.argv[1], 'a').write(sys.argv[2] + chr(10))"
 HEARTBEAT_S = 1.0
 KEY = "crash-test-0001"
 
 
-class Cluster:
-    """A hub and one worker, each restartable with or without an armed failpoint."""
+class Cluster(LocalCluster):
+    """A hub and one worker serving this machine as site ``here``."""
 
     def __init__(self, folder: Path, site_timeout_s: float = 20) -> None:
-        self.folder = folder
-        self.token = token_file(folder / "tokens.txt")
-        token_file(folder / "join.txt")
-        self.port = free_port()
-        self.ledger = folder / "ledger.sqlite3"
-        (folder / "hub.yaml").write_text(
-            f"name: hub\nport: {self.port}\ntoken_file: tokens.txt\njoin_token_file: join.txt\n"
-            f"heartbeat_s: {HEARTBEAT_S}\nsite_timeout_s: {site_timeout_s}\n"
-            f"ledger: {self.ledger}\n"
+        super().__init__(
+            folder, {"w-here": "here"}, heartbeat_s=HEARTBEAT_S, site_timeout_s=site_timeout_s
         )
-        (folder / "here.yaml").write_text(
-            "name: here\nkind: local\nproviders: {enabled: [local, cpu, memory]}\n"
-        )
-        self.procs = Procs(folder, folder / "home")
-        self.fed = Federation(
-            self.procs, f"http://127.0.0.1:{self.port}/mcp", self.token, folder / "join.txt"
-        )
-        self.runs = folder / "runs.txt"
 
     def start_hub(self, failpoint: str | None = None) -> None:
-        env = {"SECRETARY_FAILPOINTS": failpoint} if failpoint else None
-        self.procs.start("hub", ["serve", "hub", "--config", str(self.folder / "hub.yaml")], env)
+        self.start("hub", failpoint)
 
     def start_worker(self, failpoint: str | None = None) -> None:
-        env = {"SECRETARY_FAILPOINTS": failpoint} if failpoint else None
-        self.fed.start_worker("w-here", str(self.folder / "here.yaml"), env=env)
+        self.start("w-here", failpoint)
 
     def wait_up(self) -> None:
-        wait_for(
-            lambda: self.fed.sites().get("here", {}).get("state") == "UP",
-            "site 'here' to be UP",
-            timeout_s=90,
-        )
+        wait_for(self.up, "site 'here' to be UP", timeout_s=90)
 
-    def call(self, tool: str, args: dict[str, Any]) -> tuple[bool, Any]:
-        """(ok, structured result or error text); a dead hub is (False, the exception)."""
-        try:
-            r = asyncio.run(self.fed.call(tool, args))
-        except Exception as exc:  # noqa: BLE001 - a killed hub drops the connection
-            return False, f"{type(exc).__name__}: {exc}"
-        if r.is_error:
-            return False, r.content[0].text
-        return True, r.structured_content
-
-    def ran(self) -> list[str]:
-        return self.runs.read_text().split() if self.runs.exists() else []
+    def wait_settled(self) -> None:
+        """Until every job started here has ended, so no second copy can still appear."""
+        wait_for(self.settled, "every job started here to finish", timeout_s=60)
 
     def ledger_jobs(self, request_id: str) -> list[tuple[str, str]]:
         with sqlite3.connect(f"file:{self.ledger}?mode=ro", uri=True) as db:
@@ -96,8 +63,9 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
 
 
 def _negotiate(c: Cluster, marker: str) -> str:
-    command = [sys.executable, "-c", APPEND, str(c.runs), marker]
-    ok, result = c.call("negotiate_job", {"text": "1 core for 5 minutes", "command": command})
+    ok, result = c.call(
+        "negotiate_job", {"text": "1 core for 5 minutes", "command": c.command(marker)}
+    )
     assert ok, result
     return str(result["request"]["request_id"])
 
@@ -155,7 +123,7 @@ def test_kill_9_at_each_stage_of_a_dispatch(cluster: Cluster, stage: str) -> Non
         assert native_id == result["native_id"] and state != "PENDING"
 
     wait_for(lambda: len(c.ran()) >= expected_runs, "the job to run", timeout_s=60)
-    time.sleep(2.0)  # a second copy, if one had been started, has had time to run too
+    c.wait_settled()  # a second copy, had one been started, has ended too
     assert c.ran() == ["job-1"] * expected_runs
 
 
@@ -182,7 +150,7 @@ def test_a_reply_that_comes_after_the_timeout_is_settled_by_a_repeat(tmp_path: P
         assert ok, receipt
         [(state, native_id)] = c.ledger_jobs(request_id)
         assert native_id == receipt["native_id"] and state != "PENDING"
-        time.sleep(2.0)
+        c.wait_settled()
         assert c.ran() == ["late-1"]
     finally:
         c.procs.stop_all()
@@ -202,9 +170,9 @@ def test_a_hub_frozen_mid_dispatch_finishes_it_once(tmp_path: Path) -> None:
         first: list[tuple[bool, Any]] = []
         caller = threading.Thread(target=lambda: first.append(_dispatch(c, request_id)))
         caller.start()
-        time.sleep(0.05)
+        time.sleep(0.05)  # the fault's moment: just after the call left (by design a race)
         hub.send_signal(signal.SIGSTOP)
-        time.sleep(3.0)
+        time.sleep(3.0)  # the fault's length: the hub stays frozen this long
         hub.send_signal(signal.SIGCONT)
         caller.join(60)
         ok, receipt = _retry(c, request_id, time.monotonic() + 60)
@@ -212,7 +180,7 @@ def test_a_hub_frozen_mid_dispatch_finishes_it_once(tmp_path: Path) -> None:
         if first and first[0][0]:
             assert first[0][1]["job_id"] == receipt["job_id"]
         wait_for(lambda: c.ran() == ["frozen-hub"], "the job to run", timeout_s=60)
-        time.sleep(2.0)
+        c.wait_settled()
         assert c.ran() == ["frozen-hub"]
         assert len(c.ledger_jobs(request_id)) == 1
     finally:
