@@ -13,9 +13,7 @@ allocation Hydra starts its proxies with ``srun``, so each rank runs on the node
 from __future__ import annotations
 
 import os
-import random
 import re
-import socket
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,59 +25,28 @@ from parsl.config import Config
 from parsl.executors import MPIExecutor
 from parsl.launchers import SimpleLauncher
 from parsl.providers import SlurmProvider
+from slurm_cluster import cluster_responds, private_cluster
 
-from providers.commands import CommandRunner
-from providers.errors import CommandError
 from secretary_executor.parsl import ParslChannel, SecretaryExecutor, secretary_bash_app
 
 pytestmark = [pytest.mark.slurm, pytest.mark.mpi]
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
-SCRIPTS = REPO / "scripts" / "hpc"
 SITE = "hpc-campus"
 MPICH = "/usr/bin/mpiexec.mpich"
-
-
-def _cluster_responds() -> bool:
-    runner = CommandRunner()
-    if runner.which("sinfo") is None:
-        return False
-    try:
-        runner.run(["sinfo", "-h", "-o", "%P"], timeout_s=15)
-    except CommandError:
-        return False
-    return True
-
-
-def _free_port_base(count: int) -> int:
-    for _ in range(50):
-        base = random.randrange(20000, 40000)
-        try:
-            for port in range(base, base + count):
-                with socket.socket() as sock:
-                    sock.bind(("127.0.0.1", port))
-        except OSError:
-            continue
-        return base
-    raise RuntimeError("no free port range")
 
 
 @pytest.fixture(scope="module")
 def two_nodes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A private Slurm cluster of two fake nodes; yields its slurm.conf."""
-    need_service(_cluster_responds(), "no responding Slurm cluster (run scripts/hpc/slurm-up.sh)")
+    need_service(cluster_responds(), "no responding Slurm cluster (run scripts/hpc/slurm-up.sh)")
     need_service(os.geteuid() == 0, "a private Slurm cluster needs root (slurmd runs jobs)")
     need_service(
         os.access(MPICH, os.X_OK), "MPICH is not installed (run scripts/hpc/mpi-up.sh as root)"
     )
-    folder = tmp_path_factory.mktemp("slurm-mpi")
-    CommandRunner().run(
-        [str(SCRIPTS / "slurm-private-cluster.sh"), str(folder), "2", str(_free_port_base(20))],
-        timeout_s=120,
-    )
-    yield folder / "slurm.conf"
-    CommandRunner().run([str(SCRIPTS / "slurm-down.sh"), str(folder)], timeout_s=60, check=False)
+    with private_cluster(tmp_path_factory.mktemp("slurm-mpi"), 2) as conf:
+        yield conf
 
 
 @secretary_bash_app

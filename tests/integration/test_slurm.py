@@ -11,21 +11,20 @@ time. Jobs still alive at the end of a test are cancelled by the ``jobs`` fixtur
 from __future__ import annotations
 
 import os
-import random
 import re
-import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import DispatchJobs, need_service, wait_until
+from slurm_cluster import cluster_responds
+from slurm_cluster import private_cluster as start_private_cluster
 
 from endpoint_plugins.config import SiteConfig
 from endpoint_plugins.parsing import parse_requirements
 from endpoint_plugins.secretary import Secretary
 from providers.commands import CommandRunner
-from providers.errors import CommandError
 from providers.software.pip import PipProvider
 from providers.tools import ToolKind
 from providers.wire import Verdict
@@ -33,23 +32,9 @@ from providers.workload.slurm import SlurmProvider, output_paths
 
 pytestmark = pytest.mark.slurm
 
-REPO = Path(__file__).resolve().parents[2]
-SCRIPTS = REPO / "scripts" / "hpc"
 DEADLINE_S = 120.0
 TERMINAL = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "UNKNOWN"}
 SLEEP = ["sleep", "300"]
-
-
-def cluster_responds(runner: CommandRunner | None = None) -> bool:
-    """True when ``sinfo`` is installed and the controller answers."""
-    runner = runner or CommandRunner()
-    if runner.which("sinfo") is None:
-        return False
-    try:
-        runner.run(["sinfo", "-h", "-o", "%P"], timeout_s=15)
-    except CommandError:
-        return False
-    return True
 
 
 def wait_for(predicate: Callable[[], Any], what: str, timeout_s: float = DEADLINE_S) -> Any:
@@ -110,33 +95,14 @@ def jobs(slurm: SlurmProvider) -> Iterator[Jobs]:
     helper.cleanup()
 
 
-def _free_port_base(count: int) -> int:
-    """A base port with ``count`` consecutive free ports after it."""
-    for _ in range(50):
-        base = random.randrange(20000, 40000)
-        try:
-            for port in range(base, base + count):
-                with socket.socket() as sock:
-                    sock.bind(("127.0.0.1", port))
-        except OSError:
-            continue
-        return base
-    raise RuntimeError("no free port range found")
-
-
 @pytest.fixture(scope="session")
 def private_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A second cluster of 4 fake nodes with 2 fake a100 GPUs each; yields its slurm.conf."""
     need_service(cluster_responds(), "no responding Slurm cluster (run scripts/hpc/slurm-up.sh)")
     need_service(os.geteuid() == 0, "a private Slurm cluster needs root (slurmd runs jobs)")
     folder = tmp_path_factory.mktemp("slurm-private")
-    base = _free_port_base(20)
-    runner = CommandRunner(env={"GPUS": "2"})
-    runner.run(
-        [str(SCRIPTS / "slurm-private-cluster.sh"), str(folder), "4", str(base)], timeout_s=120
-    )
-    yield folder / "slurm.conf"
-    CommandRunner().run([str(SCRIPTS / "slurm-down.sh"), str(folder)], timeout_s=60, check=False)
+    with start_private_cluster(folder, 4, env={"GPUS": "2"}) as conf:
+        yield conf
 
 
 # -- probing ---------------------------------------------------------------------------------
