@@ -103,30 +103,26 @@ def _megabytes(gb: object) -> int | None:
     return math.ceil(gb * 1024)
 
 
-def free_capacity(proposal: Proposal, shape: Shape) -> Claim:
-    """The proposal's free capacity as (nodes, cores, GPUs, MB); -1 where it is not stated."""
-    free = proposal.metrics.free_nodes
-    if free is None:
+def _nodes_of(nodes: int | None, shape: Shape) -> Claim:
+    """``nodes`` nodes of ``shape`` as (nodes, cores, GPUs, MB); -1 where it is not stated."""
+    if nodes is None:
         return (UNLIMITED, UNLIMITED, UNLIMITED, UNLIMITED)
     return (
-        free,
-        UNLIMITED if shape.cores is None else free * shape.cores,
-        UNLIMITED if shape.gpus is None else free * shape.gpus,
-        UNLIMITED if shape.memory_mb is None else free * shape.memory_mb,
+        nodes,
+        UNLIMITED if shape.cores is None else nodes * shape.cores,
+        UNLIMITED if shape.gpus is None else nodes * shape.gpus,
+        UNLIMITED if shape.memory_mb is None else nodes * shape.memory_mb,
     )
+
+
+def free_capacity(proposal: Proposal, shape: Shape) -> Claim:
+    """The proposal's free capacity as (nodes, cores, GPUs, MB); -1 where it is not stated."""
+    return _nodes_of(proposal.metrics.free_nodes, shape)
 
 
 def total_capacity(proposal: Proposal, shape: Shape) -> Claim:
     """The partition's whole capacity (how fast a queue there drains); -1 where unknown."""
-    total = proposal.metrics.total_nodes
-    if total is None:
-        return (UNLIMITED, UNLIMITED, UNLIMITED, UNLIMITED)
-    return (
-        total,
-        UNLIMITED if shape.cores is None else total * shape.cores,
-        UNLIMITED if shape.gpus is None else total * shape.gpus,
-        UNLIMITED if shape.memory_mb is None else total * shape.memory_mb,
-    )
+    return _nodes_of(proposal.metrics.total_nodes, shape)
 
 
 def claim_of(requirements: Requirements, shape: Shape) -> Claim:
