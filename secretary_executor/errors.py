@@ -57,4 +57,11 @@ class LedgerError(SecretaryError):
 
 
 class UnknownJobError(SecretaryError):
-    """A job id that the ledger has never seen."""
+    """A job id that the ledger has never seen.
+
+    ``job_id`` lets each door phrase its own hint (the CLI names a command, the hub a tool).
+    """
+
+    def __init__(self, message: str, *, job_id: str = "") -> None:
+        super().__init__(message)
+        self.job_id = job_id

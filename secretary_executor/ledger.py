@@ -374,7 +374,9 @@ class Ledger:
         with self._tx() as db:
             row = db.execute("SELECT state FROM jobs WHERE job_id = ?", (job_id,)).fetchone()
             if row is None:
-                raise UnknownJobError(f"unknown job {job_id!r}; list jobs with 'resource-ask jobs'")
+                raise UnknownJobError(
+                    f"unknown job {job_id!r}; list jobs with 'resource-ask jobs'", job_id=job_id
+                )
             if JobState(row["state"]).terminal:
                 return False  # a finished job stays finished, whatever a late reply says
             changed = row["state"] != status.state.value
@@ -400,7 +402,9 @@ class Ledger:
         with self._lock:
             row = self._db.execute("SELECT * FROM jobs WHERE job_id = ?", (job_id,)).fetchone()
         if row is None:
-            raise UnknownJobError(f"unknown job {job_id!r}; list jobs with 'resource-ask jobs'")
+            raise UnknownJobError(
+                f"unknown job {job_id!r}; list jobs with 'resource-ask jobs'", job_id=job_id
+            )
         return _job(row)
 
     def jobs(self, limit: int = 50) -> list[JobRecord]:

@@ -122,8 +122,10 @@ def _as_tool_error(fn: _Fn) -> _Fn:
             return await fn(*args, **kwargs)
         except UnknownJobError as exc:
             # The ledger's hint names a CLI command; an agent has tools instead.
+            if not exc.job_id:
+                raise ToolError(exc.message) from None
             raise ToolError(
-                exc.message.split(";")[0] + "; use the job_id from a dispatch_job receipt"
+                f"unknown job {exc.job_id!r}; use the job_id from a dispatch_job receipt"
             ) from None
         except (SecretaryError, SiteError, ProviderError) as exc:
             raise ToolError(exc.message) from None
