@@ -44,6 +44,7 @@ CREATE TABLE IF NOT EXISTS dispatches (
     key TEXT PRIMARY KEY, state TEXT NOT NULL, pid INTEGER NOT NULL, at REAL NOT NULL,
     job_name TEXT NOT NULL, receipt TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS dispatches_at ON dispatches(at);
 """
 
 
@@ -84,7 +85,7 @@ class DispatchMemory:
             try:
                 if self._db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                     self._db.execute("PRAGMA journal_mode=WAL")
-                self._db.execute(_SCHEMA)
+                self._db.executescript(_SCHEMA)
                 break
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) or attempt == 59:
