@@ -33,15 +33,18 @@ CREATE TABLE IF NOT EXISTS proposals (
     created_at TEXT NOT NULL, body TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS proposals_request ON proposals(request_id);
+CREATE INDEX IF NOT EXISTS proposals_site ON proposals(site);
 CREATE TABLE IF NOT EXISTS selections (
     request_id TEXT NOT NULL, algorithm TEXT NOT NULL, site TEXT, created_at TEXT NOT NULL,
     body TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS selections_request ON selections(request_id);
 CREATE TABLE IF NOT EXISTS jobs (
     job_id TEXT PRIMARY KEY, request_id TEXT NOT NULL, site TEXT NOT NULL,
     native_id TEXT NOT NULL, provider TEXT NOT NULL, state TEXT NOT NULL,
     exit_code INTEGER, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, receipt TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS jobs_request ON jobs(request_id);
 CREATE TABLE IF NOT EXISTS dispatches (
     job_id TEXT PRIMARY KEY, dispatch_key TEXT NOT NULL UNIQUE, plan TEXT NOT NULL
 );
@@ -392,6 +395,18 @@ class Ledger:
             return changed
 
     # -- reads -----------------------------------------------------------------------------
+
+    @contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """The connection, held for a batch of read-only queries (the dashboard's).
+
+        Why: a view of the whole fleet is a handful of aggregate queries; running them under one
+        hold of the lock gives them one consistent snapshot, and keeps their SQL next to the
+        views that need it instead of growing this class by a method per view. Callers must not
+        write through it: writes go through the methods above, which keep the audit trail whole.
+        """
+        with self._lock:
+            yield self._db
 
     def job(self, job_id: str) -> JobRecord:
         """The job's record.

@@ -50,6 +50,7 @@ EXTENSIONS = (
     "secretary_executor.cli.endpoint",
     "secretary_executor.cli.serve",
     "secretary_executor.cli.hub_admin",
+    "secretary_executor.cli.dashboard",
 )
 """Modules that add command groups. Each defines ``register(subparsers)``, which adds its
 sub-parsers and sets ``handler`` (a function of the parsed arguments returning the exit

@@ -229,5 +229,7 @@ def _hub(args: argparse.Namespace) -> int:
         asyncio.run(hub.serve_stdio())
     else:
         err_console.print(f"hub {config.name!r} serving {config.url}", highlight=False)
+        dashboard = config.url.removesuffix("/mcp") + "/dashboard"
+        err_console.print(f"dashboard (read-only, client token): {dashboard}", highlight=False)
         asyncio.run(hub.serve_http())
     return EXIT_OK

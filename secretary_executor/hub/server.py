@@ -28,6 +28,8 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS
 from mcp.types import Tool as MCPTool
 from pydantic import Field
+from starlette.applications import Starlette
+from starlette.routing import Mount
 
 from endpoint_plugins.errors import SiteConfigError, SiteError
 from endpoint_plugins.mcp_auth import auth_settings, caller, read_token_file
@@ -225,6 +227,8 @@ class Hub:
             if self.tokens is not None
             else None
         )
+        self.verifier = verifier
+        """Checks bearer tokens (the dashboard's too); None when auth is off."""
         self.mcp: MCPServer = _HubServer(
             config.name,
             version=__version__,
@@ -705,11 +709,20 @@ class Hub:
             await asyncio.gather(*tasks, return_exceptions=True)
             await self.broker.close()
 
+    def http_app(self) -> Starlette:
+        """The MCP endpoint (``/mcp``) and the read-only dashboard (``/dashboard``)."""
+        # Imported here: Jinja and the templates load only when an HTTP hub starts.
+        from secretary_executor.dashboard.hub import hub_dashboard
+
+        app = self.mcp.streamable_http_app(host=self.config.host)
+        app.router.routes.insert(0, Mount("/dashboard", app=hub_dashboard(self)))
+        return app
+
     async def serve_http(self) -> None:
         """Serve streamable HTTP at ``config.host:config.port`` until interrupted."""
         import uvicorn
 
-        app = self.mcp.streamable_http_app(host=self.config.host)
+        app = self.http_app()
         server = uvicorn.Server(
             uvicorn.Config(
                 app,
