@@ -30,10 +30,12 @@ test-unit: setup
 
 # Real services for the integration tests: Slurm, Lmod, MPI (needs root; without root the script
 # says what it skipped and those tests skip, or fail in CI), and a small local language model
-# for the agent's end-to-end test (built once, then cached under ~/.cache/secretary).
+# for the agent's end-to-end test (built once, then cached under ~/.cache/secretary), and
+# headless Chromium for the dashboard's browser tests.
 services:
 	scripts/hpc/services-up.sh
 	scripts/llm/setup-local-model.sh
+	scripts/browser-up.sh
 
 test-integration: setup services
 	$(BIN)/pytest -q tests/integration tests/faults

@@ -29,7 +29,7 @@ STATE_COLOURS: Mapping[JobState, str] = {
 }
 """One colour per job state; the legend and the jobs table use the same ones."""
 
-LANE_H, BAR_H, LABEL_W, PLOT_W, TOP = 28, 16, 160, 720, 30
+LANE_H, ROW_H, BAR_H, LABEL_W, PLOT_W, TOP = 28, 20, 14, 160, 760, 30
 
 
 @dataclass(frozen=True)
@@ -53,48 +53,58 @@ def timeline_svg(
     events: Mapping[str, Sequence[JobEventRow]],
     now: datetime | None = None,
 ) -> str:
-    """One lane per site; each job a bar cut into its states (queued, running, done, failed)."""
+    """One row per job, grouped by site; each bar cut into the job's states over time."""
     now = now or datetime.now(UTC)
-    sites = sorted({j.site for j in jobs})
-    lane_of = {s: i for i, s in enumerate(sites)}
-    start = min((j.created_at for j in jobs), default=now)
+    ordered = sorted(jobs, key=lambda j: (j.site, j.created_at))
+    start = min((j.created_at for j in ordered), default=now)
     span = max((now - start).total_seconds(), 1.0)
 
     def x(at: datetime) -> float:
         return LABEL_W + PLOT_W * max(0.0, (at - start).total_seconds()) / span
 
-    segments = []
-    for job in jobs:
-        y = TOP + lane_of[job.site] * LANE_H + (LANE_H - BAR_H) / 2
+    segments, lanes = [], []
+    for row, job in enumerate(ordered):
+        y = TOP + row * ROW_H + (ROW_H - BAR_H) / 2
+        if row == 0 or ordered[row - 1].site != job.site:
+            lanes.append(Lane(site=job.site, y=TOP + row * ROW_H + ROW_H / 2 + 4))
         changes = list(events.get(job.job_id, ())) or [
             JobEventRow(at=job.created_at, state=job.state)
         ]
         for i, change in enumerate(changes):
             last = i + 1 == len(changes)
             end = changes[i + 1].at if not last else (change.at if change.state.terminal else now)
-            width = max(x(end) - x(change.at), 3.0 if last else 0.0)
             segments.append(
                 Segment(
                     x=x(change.at),
                     y=y,
-                    width=width,
+                    width=max(x(end) - x(change.at), 3.0 if last else 0.0),
                     colour=STATE_COLOURS[change.state],
                     title=f"{job.job_id} {change.state.value} {change.message}".strip(),
                 )
             )
-    lanes = [Lane(site=s, y=TOP + i * LANE_H + LANE_H / 2 + 4) for i, s in enumerate(sites)]
+    bottom = TOP + max(len(ordered), 1) * ROW_H
     return env.get_template("timeline.svg").render(
         lanes=lanes,
         segments=segments,
+        bar_h=BAR_H,
         width=LABEL_W + PLOT_W + 20,
-        height=TOP + max(len(sites), 1) * LANE_H + 40,
+        height=bottom + 40,
         start=start.strftime("%Y-%m-%d %H:%M:%S UTC"),
         end=now.strftime("%H:%M:%S UTC"),
-        legend=[(s.value, c) for s, c in STATE_COLOURS.items()],
-        axis_y=TOP + max(len(sites), 1) * LANE_H + 16,
+        legend=_legend(),
+        axis_y=bottom + 16,
         label_w=LABEL_W,
         plot_w=PLOT_W,
     )
+
+
+def _legend() -> list[tuple[str, str, float]]:
+    """(state, colour, x) for each state, spaced by the length of its name."""
+    out, x = [], float(LABEL_W)
+    for state, colour in STATE_COLOURS.items():
+        out.append((state.value, colour, x))
+        x += 7.5 * len(state.value) + 24
+    return out
 
 
 @dataclass(frozen=True)
@@ -108,6 +118,11 @@ class CostBar:
     actual: str
 
 
+def dollars(amount: float) -> str:
+    """Cents, or four decimals below a cent (a job of seconds costs fractions of one)."""
+    return f"${amount:,.2f}" if amount == 0 or amount >= 0.01 else f"${amount:.4f}"
+
+
 def cost_svg(env: Environment, title: str, rows: Sequence[CostRow]) -> str:
     """Two bars per group: estimated (light) against actual (dark), to one scale."""
     top = max([1e-9, *(max(r.estimated_usd, r.actual_usd) for r in rows)])
@@ -118,8 +133,8 @@ def cost_svg(env: Environment, title: str, rows: Sequence[CostRow]) -> str:
             estimated_w=PLOT_W * r.estimated_usd / top,
             actual_w=PLOT_W * r.actual_usd / top,
             text_x=LABEL_W + PLOT_W * max(r.estimated_usd, r.actual_usd) / top + 6,
-            estimated=f"${r.estimated_usd:,.2f}",
-            actual=f"${r.actual_usd:,.2f}",
+            estimated=dollars(r.estimated_usd),
+            actual=dollars(r.actual_usd),
         )
         for i, r in enumerate(rows)
     ]

@@ -370,3 +370,32 @@ def test_ledger_alone_has_no_live_state_and_no_output(tmp_path, world) -> None:
 def test_cli_refuses_a_missing_ledger(tmp_path, capsys) -> None:
     assert secretary_main(["dashboard", "--ledger", str(tmp_path / "none.sqlite3")]) == 2
     assert "no ledger at" in capsys.readouterr().err
+
+
+def test_timeline_gives_each_job_a_row_cut_at_its_state_changes() -> None:
+    now = datetime(2026, 1, 2, 12, 0, tzinfo=UTC)
+    t0 = now - timedelta(minutes=10)
+
+    def job(job_id: str, site: str, state: JobState) -> JobRow:
+        return JobRow(
+            job_id=job_id, request_id="r", site=site, state=state, created_at=t0, updated_at=now
+        )
+
+    jobs = [job("j1", "a", JobState.COMPLETED), job("j2", "a", JobState.RUNNING)]
+    events = {
+        "j1": [
+            JobEventRow(at=t0, state=JobState.QUEUED),
+            JobEventRow(at=t0 + timedelta(minutes=5), state=JobState.COMPLETED),
+        ],
+        "j2": [JobEventRow(at=t0 + timedelta(minutes=5), state=JobState.RUNNING)],
+    }
+    root = ET.fromstring(timeline_svg(templates(), jobs, events, now))
+    ns = "{http://www.w3.org/2000/svg}"
+    bars = [r for r in root.iter(f"{ns}rect") if r.find(f"{ns}title") is not None]
+    titles = [r.find(f"{ns}title").text for r in bars]
+    assert titles == ["j1 QUEUED", "j1 COMPLETED", "j2 RUNNING"]
+    queued, done, running = bars
+    assert queued.get("y") == done.get("y") != running.get("y")  # a row per job
+    assert float(queued.get("width")) == pytest.approx(760 / 2, abs=0.1)  # half the span
+    assert float(running.get("x")) + float(running.get("width")) == pytest.approx(160 + 760)
+    assert [t.text for t in root.iter(f"{ns}text")].count("a") == 1  # the site labelled once

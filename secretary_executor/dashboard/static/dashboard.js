@@ -55,6 +55,12 @@
     return digits === undefined ? String(v) : Number(v).toFixed(digits);
   }
 
+  function dollars(v) {
+    // Cents, or four decimals below a cent (as the charts do).
+    if (v === null || v === undefined) return "–";
+    return v === 0 || v >= 0.01 ? "$" + Number(v).toFixed(2) : "$" + Number(v).toFixed(4);
+  }
+
   function fmtTime(iso) {
     if (!iso) return "–";
     const d = new Date(iso);
@@ -233,7 +239,7 @@
           el("td", {}, fmtNum(p.queue_depth)),
           el("td", {}, fmtNum(p.estimated_start_s, 0)),
           el("td", {}, fmtNum(p.price_per_node_hour, 2)),
-          el("td", {}, p.estimated_cost_usd === null ? "–" : "$" + fmtNum(p.estimated_cost_usd, 2))
+          el("td", {}, dollars(p.estimated_cost_usd))
         )
       )
     );
@@ -332,8 +338,8 @@
         {},
         el("td", {}, r.key),
         el("td", {}, String(r.jobs)),
-        el("td", {}, "$" + fmtNum(r.estimated_usd, 2)),
-        el("td", {}, "$" + fmtNum(r.actual_usd, 2)),
+        el("td", {}, dollars(r.estimated_usd)),
+        el("td", {}, dollars(r.actual_usd)),
         el("td", {}, String(r.unpriced))
       )
     );
@@ -343,7 +349,7 @@
     const data = await api("cost");
     setText(
       "cost-summary",
-      "Estimated $" + fmtNum(data.total_estimated_usd, 2) + ", actual $" + fmtNum(data.total_actual_usd, 2)
+      "Estimated " + dollars(data.total_estimated_usd) + ", actual " + dollars(data.total_actual_usd)
     );
     fill(document.querySelector("#cost-site-table tbody"), costRows(data.by_site));
     fill(document.querySelector("#cost-day-table tbody"), costRows(data.by_day));
