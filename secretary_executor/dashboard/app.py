@@ -2,9 +2,13 @@
 
 Pages are Jinja templates that carry no data (a browser navigation cannot send the bearer
 header); the page's script fetches the API with the token and builds the DOM with
-``textContent``. Every API route is GET-only and reads: nothing here can start, stop or change
-a job. ``secretary serve hub`` mounts the app at ``/dashboard``; ``secretary dashboard`` serves
-it alone for a ledger file.
+``textContent``. Views that read only the ledger run in a worker thread, so a large one never
+stalls the hub's event loop (its MCP calls and heartbeats); the fleet view and the stamp read
+the live registry too and stay on the loop (they are one query each).
+
+Every API route is GET-only and reads: nothing here can start, stop or change a job.
+``secretary serve hub`` mounts the app at ``/dashboard``; ``secretary dashboard`` serves it
+alone for a ledger file.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from pydantic import BaseModel
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
@@ -109,16 +114,22 @@ def dashboard_app(
         return _json(views.fleet(source))
 
     async def requests(_: Request) -> Response:
-        return _json(views.requests(source))
+        return _json(await run_in_threadpool(views.requests, source))
 
     async def request_detail(request: Request) -> Response:
-        return _json(views.request_detail(source, request.path_params["request_id"]))
+        request_id = request.path_params["request_id"]
+        return _json(await run_in_threadpool(views.request_detail, source, request_id))
+
+    async def site_proposal(request: Request) -> Response:
+        request_id, site = request.path_params["request_id"], request.path_params["site"]
+        return _json(await run_in_threadpool(views.site_proposal, source, request_id, site))
 
     async def jobs(_: Request) -> Response:
-        return _json(views.jobs(source))
+        return _json(await run_in_threadpool(views.jobs, source))
 
     async def job_detail(request: Request) -> Response:
-        return _json(views.job_detail(source, request.path_params["job_id"]))
+        job_id = request.path_params["job_id"]
+        return _json(await run_in_threadpool(views.job_detail, source, job_id))
 
     async def job_output(request: Request) -> Response:
         job_id = request.path_params["job_id"]
@@ -133,17 +144,19 @@ def dashboard_app(
         return _json(output)
 
     async def cost(_: Request) -> Response:
-        return _json(views.cost(source))
+        return _json(await run_in_threadpool(views.cost, source))
 
-    async def timeline_svg(_: Request) -> Response:
+    def timeline() -> str:
         listed = views.jobs(source).jobs
         events = views.job_events(source, [j.job_id for j in listed])
-        svg = charts.timeline_svg(env, listed, events, datetime.now(UTC))
-        return Response(svg, media_type="image/svg+xml")
+        return charts.timeline_svg(env, listed, events, datetime.now(UTC))
+
+    async def timeline_svg(_: Request) -> Response:
+        return Response(await run_in_threadpool(timeline), media_type="image/svg+xml")
 
     def cost_svg(by_site: bool) -> Handler:
         async def render(_: Request) -> Response:
-            view = views.cost(source)
+            view = await run_in_threadpool(views.cost, source)
             rows, title = (
                 (view.by_site, "Cost per site") if by_site else (view.by_day, "Cost per day")
             )
@@ -159,6 +172,7 @@ def dashboard_app(
         Route("/api/fleet", api(fleet)),
         Route("/api/requests", api(requests)),
         Route("/api/requests/{request_id}", api(request_detail)),
+        Route("/api/requests/{request_id}/sites/{site}", api(site_proposal)),
         Route("/api/jobs", api(jobs)),
         Route("/api/jobs/{job_id}", api(job_detail)),
         Route("/api/jobs/{job_id}/output", api(job_output)),

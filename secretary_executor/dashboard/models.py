@@ -66,14 +66,15 @@ class RequestsView(WireModel):
 
 
 class GridCell(WireModel):
-    """One requirement at one site: the check's status, why, and the tool calls behind it."""
+    """One requirement at one site: the check's status and why. The tool calls behind it come
+    from ``api/requests/ID/sites/SITE`` when the cell is opened: with a thousand sites they
+    would make the grid megabytes that nobody reads all of."""
 
     site: str
     requirement: str
     status: CheckStatus | None = None
     """None when the site's proposal has no check for this requirement (e.g. UNREACHABLE)."""
     detail: str = ""
-    evidence: tuple[dict[str, Any], ...] = ()
 
 
 class ProposalRow(WireModel):

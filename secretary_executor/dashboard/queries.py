@@ -41,6 +41,45 @@ class CostFacts:
     metrics: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class Answer:
+    """A proposal without its evidence: what the grid and the proposals table show."""
+
+    site: str
+    verdict: str
+    reason: str
+    metrics: dict[str, Any]
+    checks: tuple[tuple[str, str, str], ...]
+    """``(requirement, status, detail)`` of each check."""
+
+
+def answers(db: sqlite3.Connection, request_id: str) -> list[Answer]:
+    """Every proposal for a request, in order, with the evidence left inside SQLite.
+
+    Why: evidence is most of a proposal's bytes, and decoding a thousand whole proposals costs
+    more than the rest of the view together; a grid cell fetches its evidence when opened.
+    """
+    rows = db.execute(
+        "SELECT site, verdict, coalesce(json_extract(body, '$.reason'), '') AS reason,"
+        " json_extract(body, '$.metrics') AS metrics,"
+        " (SELECT json_group_array(json_array(json_extract(c.value, '$.requirement'),"
+        "   json_extract(c.value, '$.status'), coalesce(json_extract(c.value, '$.detail'), '')))"
+        "   FROM json_each(body, '$.checks') AS c) AS checks"
+        " FROM proposals WHERE request_id = ? ORDER BY rowid",
+        (request_id,),
+    ).fetchall()
+    return [
+        Answer(
+            site=r["site"],
+            verdict=r["verdict"],
+            reason=r["reason"],
+            metrics=_json_object(r["metrics"]),
+            checks=tuple((str(q), str(s), str(d)) for q, s, d in json.loads(r["checks"] or "[]")),
+        )
+        for r in rows
+    ]
+
+
 def stamp(db: sqlite3.Connection) -> str:
     """A string that changes whenever a row is added to, or a job changes in, the ledger."""
     row = db.execute(

@@ -11,8 +11,9 @@ import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from typing import Protocol, TypeVar
 
-from providers.wire import JobState, Proposal, Verdict
+from providers.wire import CheckStatus, JobState, Proposal, Verdict
 from secretary_executor.dashboard import queries
 from secretary_executor.dashboard.models import (
     AttemptRow,
@@ -120,8 +121,8 @@ def request_detail(source: DashboardSource, request_id: str) -> RequestDetail:
     request = ledger.request(request_id)
     if request is None:
         raise UnknownRequestError(f"unknown request {request_id!r}")
-    proposals = _latest_per_site(ledger.proposals(request_id))
     with ledger.reading() as db:
+        proposals = _latest_per_site(queries.answers(db, request_id))
         created = queries.request_created(db, request_id)
         picks = queries.selections(db, request_id)
         jobs = queries.jobs_of(db, request_id)
@@ -146,50 +147,67 @@ def request_detail(source: DashboardSource, request_id: str) -> RequestDetail:
     )
 
 
-def _latest_per_site(proposals: Iterable[Proposal]) -> list[Proposal]:
+class _FromSite(Protocol):
+    @property
+    def site(self) -> str: ...
+
+
+_P = TypeVar("_P", bound=_FromSite)
+
+
+def _latest_per_site(proposals: Iterable[_P]) -> list[_P]:
     """A request negotiated twice keeps each site's latest answer, in first-answer order."""
-    by_site: dict[str, Proposal] = {}
+    by_site: dict[str, _P] = {}
     for p in proposals:
         by_site[p.site] = p
     return list(by_site.values())
 
 
-def _requirement_rows(proposals: Iterable[Proposal]) -> list[str]:
+def _requirement_rows(answers: Iterable[queries.Answer]) -> list[str]:
     seen: dict[str, None] = {}
-    for p in proposals:
-        for check in p.checks:
-            seen.setdefault(check.requirement)
+    for a in answers:
+        for requirement, _, _ in a.checks:
+            seen.setdefault(requirement)
     return list(seen)
 
 
-def _grid(proposals: list[Proposal]) -> Iterable[GridCell]:
-    rows = _requirement_rows(proposals)
-    for requirement in rows:
-        for p in proposals:
-            check = next((c for c in p.checks if c.requirement == requirement), None)
-            if check is None:
-                yield GridCell(site=p.site, requirement=requirement, detail=p.reason)
+def _grid(answers: list[queries.Answer]) -> Iterable[GridCell]:
+    by_site = [{req: (status, detail) for req, status, detail in a.checks} for a in answers]
+    for requirement in _requirement_rows(answers):
+        for a, checks in zip(answers, by_site, strict=True):
+            found = checks.get(requirement)
+            if found is None:
+                yield GridCell(site=a.site, requirement=requirement, detail=a.reason)
                 continue
+            status, detail = found
             yield GridCell(
-                site=p.site,
-                requirement=requirement,
-                status=check.status,
-                detail=check.detail,
-                evidence=tuple(e.model_dump(mode="json") for e in check.evidence),
+                site=a.site, requirement=requirement, status=CheckStatus(status), detail=detail
             )
 
 
-def _proposal_row(p: Proposal) -> ProposalRow:
-    m = p.metrics
+def site_proposal(source: DashboardSource, request_id: str, site: str) -> Proposal:
+    """The site's latest proposal for the request, with every check and its evidence.
+
+    Raises:
+        UnknownRequestError: no proposal from that site for that request.
+    """
+    found = _latest_per_site(p for p in source.ledger.proposals(request_id) if p.site == site)
+    if not found:
+        raise UnknownRequestError(f"no proposal from site {site!r} for request {request_id!r}")
+    return found[0]
+
+
+def _proposal_row(a: queries.Answer) -> ProposalRow:
+    m = a.metrics
     return ProposalRow(
-        site=p.site,
-        verdict=p.verdict,
-        reason=p.reason,
-        free_nodes=m.free_nodes,
-        queue_depth=m.queue_depth,
-        estimated_start_s=m.estimated_start_s,
-        price_per_node_hour=m.price_per_node_hour,
-        estimated_cost_usd=m.estimated_cost_usd,
+        site=a.site,
+        verdict=Verdict(a.verdict),
+        reason=a.reason,
+        free_nodes=m.get("free_nodes"),
+        queue_depth=m.get("queue_depth"),
+        estimated_start_s=m.get("estimated_start_s"),
+        price_per_node_hour=m.get("price_per_node_hour"),
+        estimated_cost_usd=m.get("estimated_cost_usd"),
     )
 
 

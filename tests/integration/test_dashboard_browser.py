@@ -287,7 +287,7 @@ def test_login_live_views_and_no_data_without_a_token(fed: Federation, browser: 
     shoot(driver, "cost")
     driver.get(f"{url}/fleet")
     wait_until(
-        lambda: driver.find_elements("css selector", "tr[data-site='hpc-campus'] meter"),
+        lambda: driver.find_elements("css selector", "tr[data-site='hpc-campus'] .bar .fill"),
         timeout_s=WAIT_S,
         what="the capacity bar",
     )

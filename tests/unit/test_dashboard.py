@@ -258,7 +258,13 @@ def test_request_detail_has_the_grid_and_the_selection(world) -> None:
             assert cell["status"] == (check.status.value if check else None)
     statuses = {c["status"] for c in d["grid"]}
     assert CheckStatus.SATISFIED.value in statuses
-    assert any(c["evidence"] for c in d["grid"]), "the grid shows the tool calls behind checks"
+    site = d["grid"][0]["site"]
+    opened = run(w.get(f"/dashboard/api/requests/{world['request_id']}/sites/{site}")).json()
+    assert opened["site"] == site and opened["checks"]
+    assert all(c["evidence"] for c in opened["checks"]), "a cell opens onto its tool calls"
+    assert (
+        run(w.get(f"/dashboard/api/requests/{world['request_id']}/sites/nope")).status_code == 404
+    )
     assert d["selections"][0]["algorithm"] == "min-cost"
     assert d["selections"][0]["chosen"] in d["sites"]
     assert d["selections"][0]["ranked"][0] == d["selections"][0]["chosen"]

@@ -106,9 +106,13 @@
   // -- fleet --------------------------------------------------------------------------------
 
   function bar(free, total) {
+    // A span whose width is set through the CSSOM (allowed by the CSP, unlike a style
+    // attribute); lighter to lay out than a <meter> when the fleet has thousands of rows.
     if (free === null || free === undefined || !total) return el("span", {}, "–");
-    const meter = el("meter", { min: 0, max: total, value: free, title: free + " of " + total + " free" });
-    return el("span", { class: "bar" }, meter, " " + free + " / " + total);
+    const fill = el("span", { class: "fill" });
+    fill.style.width = Math.max(0, Math.min(100, (100 * free) / total)) + "%";
+    const track = el("span", { class: "track", role: "img", "aria-label": free + " of " + total + " nodes free" }, fill);
+    return el("span", { class: "bar" }, track, " " + free + " / " + total);
   }
 
   function prices(p) {
@@ -183,12 +187,16 @@
     await renderRequestDetail(id);
   }
 
-  function showEvidence(cell) {
+  async function showEvidence(requestId, cell) {
     const box = document.getElementById("evidence");
     box.hidden = false;
     setText("ev-title", cell.requirement + " at " + cell.site + ": " + (LABELS[cell.status] || "no check"));
     setText("ev-detail", cell.detail);
-    const calls = cell.evidence.map((e) =>
+    const list = document.getElementById("ev-calls");
+    list.replaceChildren(el("li", {}, "Loading the tool calls…"));
+    const proposal = await api("requests/" + encodeURIComponent(requestId) + "/sites/" + encodeURIComponent(cell.site));
+    const check = proposal.checks.find((c) => c.requirement === cell.requirement);
+    const calls = (check ? check.evidence : []).map((e) =>
       el(
         "li",
         {},
@@ -197,8 +205,8 @@
         el("pre", {}, JSON.stringify(e.result, null, 2))
       )
     );
-    if (!calls.length) calls.push(el("li", {}, "No tool calls recorded for this check."));
-    document.getElementById("ev-calls").replaceChildren(...calls);
+    if (!calls.length) calls.push(el("li", {}, check ? "No tool calls recorded for this check." : proposal.reason));
+    list.replaceChildren(...calls);
   }
 
   async function renderRequestDetail(id) {
@@ -220,7 +228,7 @@
           { type: "button", class: "cell " + cls(cell.status || "none"), "data-site": cell.site, "data-requirement": req },
           LABELS[cell.status] || "–"
         );
-        button.addEventListener("click", () => showEvidence(cell));
+        button.addEventListener("click", () => showEvidence(d.request_id, cell));
         return el("td", {}, button);
       });
       return el("tr", {}, el("th", { scope: "row" }, req), ...cells);
