@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import stat
 import uuid
 from pathlib import Path
@@ -309,3 +310,103 @@ class _Client:
     def register_function(self, fn, description=None) -> str:
         self.ids.append(str(uuid.uuid4()))
         return self.ids[-1]
+
+
+# -- what docs/endpoint-admin.md shows, checked ---------------------------------------------
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "endpoint-admin.md"
+
+
+def _doc_blocks(language: str) -> list[str]:
+    text = DOC.read_text(encoding="utf-8")
+    return re.findall(rf"```{language}\n(.*?)```", text, re.DOTALL)
+
+
+def test_the_documented_mpi_template_installs_and_renders_both_engines(
+    tmp_path: Path, site: Path
+) -> None:
+    from globus_compute_endpoint.engines import GlobusComputeEngine, GlobusMPIEngine
+
+    from secretary_executor.parsl.keys import MPI_KEYS, PRIORITY_KEYS, engine_keys
+
+    (template,) = [b for b in _doc_blocks("jinja") if "GlobusMPIEngine" in b]
+    folder = configure(tmp_path, "hpc")
+    (folder / TEMPLATE).write_text(template, encoding="utf-8")
+    options = {"mpi": True, "nodes": 2}
+    changes = install(
+        "hpc", site, endpoint_dir=tmp_path, worker_package=PACKAGE, user_options=options
+    )
+    assert "rendered and loaded" in next(c for c in changes if c.path.endswith(TEMPLATE)).detail
+    layout = detect(folder)
+    for opts, kind, keys in ((options, GlobusMPIEngine, MPI_KEYS), ({}, None, PRIORITY_KEYS)):
+        doc = yaml.safe_load(render(layout, (folder / TEMPLATE).read_text(), opts, {}))
+        doc["engine"]["address"] = "127.0.0.1"
+        engine = load_config_yaml(yaml.safe_dump(doc)).engine
+        try:
+            assert type(engine) is (kind or GlobusComputeEngine)
+            assert engine_keys(engine) == keys
+            assert worker_lines(PACKAGE)[1] in engine.executor.provider.worker_init
+            assert {t.__name__ for t in engine.serde.allowed_deserializer_types} == {
+                "PureSourceTextInspect",
+                "DillCode",
+                "DillDataBase64",
+                "JSONData",
+            }
+            if kind:
+                assert engine.executor.mpi_launcher == "srun"
+                assert engine.executor.provider.nodes_per_block == 2
+        finally:
+            engine.shutdown()
+
+
+def _serializer_lists() -> list[list[str]]:
+    lists = []
+    for block in _doc_blocks("yaml"):
+        if "allowed_serializers" in block:
+            lists.append(yaml.safe_load(block)["allowed_serializers"])
+    return lists
+
+
+def test_the_documented_serializer_lists_do_what_the_guide_says(tmp_path: Path, monkeypatch):
+    """Both kinds of task pass the documented list; without DillCode only the secretary runs;
+    with [PureSourceTextInspect, JSONData] alone a default hub's arguments are refused."""
+    from globus_compute_sdk.serialize import ComputeSerializer, PureSourceTextInspect
+
+    from endpoint_plugins.functions import secretary_describe
+    from secretary_executor.sites.engine import EngineRunner
+
+    monkeypatch.setenv("GC_TASK_UUID", "")
+    (both,) = _serializer_lists()
+    secretary_only = [s for s in both if not s.endswith(".DillCode")]
+    strict = [s for s in both if s.rsplit(".", 1)[1] in ("PureSourceTextInspect", "JSONData")]
+    as_registered = ComputeSerializer(strategy_code=PureSourceTextInspect())
+
+    def run(allowed: list[str], serializer, fn, args) -> str:
+        text = yaml.safe_dump(
+            {
+                "engine": {
+                    "type": "ThreadPoolEngine",
+                    "max_workers": 1,
+                    "allowed_serializers": allowed,
+                }
+            }
+        )
+        runner = EngineRunner(
+            load_config_yaml(text).engine, run_dir=tmp_path / "run", serializer=serializer
+        )
+        runner.start()
+        try:
+            return str(runner.submit(fn, args).result(timeout=60))
+        except Exception as exc:  # noqa: BLE001 - the refusal is the answer
+            return str(exc)
+        finally:
+            runner.shutdown()
+
+    describe = (secretary_describe, (str(tmp_path / "missing.yaml"),))
+    assert "'ok': False" in run(both, as_registered, *describe)  # ran: an envelope came back
+    assert run(both, ComputeSerializer(), sum, ([1, 2],)) == "3"
+    assert "'ok': False" in run(secretary_only, as_registered, *describe)
+    assert "Code serializer DillCode disabled" in run(
+        secretary_only, ComputeSerializer(), sum, ([1, 2],)
+    )
+    assert "Data serializer DillDataBase64 disabled" in run(strict, as_registered, *describe)
