@@ -49,7 +49,7 @@ from endpoint_plugins.endpoint_files import (
     write_keeping_mode,
 )
 from endpoint_plugins.endpoint_layout import EndpointKind, EndpointLayout, detect, read_mapping
-from endpoint_plugins.template_edit import check_syntax
+from endpoint_plugins.template_edit import check_syntax, extend_allowed_functions
 from endpoint_plugins.template_install import (
     default_worker_package,
     edit_template,
@@ -193,8 +193,6 @@ def allow(
             "by hand: " + ", ".join(ids),
         )
     if layout.templated and layout.parent.get("allowed_functions") is None:
-        from endpoint_plugins.template_edit import extend_allowed_functions
-
         assert layout.template is not None
         original = layout.template.read_text(encoding="utf-8")
         check_syntax(layout.template, original)

@@ -91,6 +91,20 @@ def test_the_kind_is_told_from_the_files(tmp_path: Path) -> None:
     assert detect(legacy).kind is EndpointKind.CONFIG_PY
 
 
+def test_a_python_config_is_left_to_the_administrator(tmp_path: Path, site: Path) -> None:
+    folder = tmp_path / "old"
+    folder.mkdir()
+    (folder / "config.yaml").write_text("display_name: old\n", encoding="utf-8")
+    (folder / "config.py").write_text("config = None\n", encoding="utf-8")
+    _registered(folder)
+    changes = install("old", site, endpoint_dir=tmp_path, restrict=True)
+    assert (
+        changes[-1].action == "skipped" and "config.py overrides config.yaml" in changes[-1].detail
+    )
+    assert all(i in changes[-1].detail for i in IDS.values())
+    assert (folder / "config.yaml").read_text() == "display_name: old\n"
+
+
 def test_install_puts_the_package_into_worker_init_and_the_template_still_renders(
     tmp_path: Path, site: Path
 ) -> None:
