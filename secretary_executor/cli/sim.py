@@ -2,6 +2,7 @@
 
 secretary sim export --worker ID --out FILE          a generated worker's state file
 secretary sim negotiate [--workers N] [--prompts N]  the negotiation protocol, audited
+                        [--truth independent|faithful] against which ground truth
                         [--transport mcp]            ... with sites served by worker processes
 secretary sim report DIR                             re-render report.md and plots
 secretary sim select [--iterations N] [--from DIR]   the selection experiment
@@ -24,7 +25,11 @@ from secretary_executor.simulation.experiments import (
     select_experiment,
 )
 from secretary_executor.simulation.generator import generate_worker
-from secretary_executor.simulation.negotiate import DEFAULT_PROCESSES, NegotiationSettings
+from secretary_executor.simulation.negotiate import (
+    DEFAULT_PROCESSES,
+    TRUTH_MODES,
+    NegotiationSettings,
+)
 from secretary_executor.simulation.pricing import PriceModel
 
 TRANSPORTS = ("in-process", "mcp")
@@ -83,6 +88,12 @@ def _negotiation_options(p: argparse.ArgumentParser) -> None:
         default="in-process",
         help="in-process (default), or mcp: sites served by worker processes on 127.0.0.1",
     )
+    p.add_argument(
+        "--truth",
+        default="independent",
+        help="ground truth: independent (default; the generator's intent against the raw site "
+        "state) or faithful (the paper's auditor rules over the fact models)",
+    )
 
 
 def _fail(message: str) -> int:
@@ -94,6 +105,8 @@ def _settings(args: argparse.Namespace) -> NegotiationSettings | str:
     """Validated settings, or the one-line reason they are wrong."""
     if args.transport not in TRANSPORTS:
         return f"unknown transport {args.transport!r}; choose in-process or mcp"
+    if args.truth not in TRUTH_MODES:
+        return f"unknown truth {args.truth!r}; choose {' or '.join(TRUTH_MODES)}"
     if args.strategy not in ("rules", "agent", "hybrid"):
         return f"unknown strategy {args.strategy!r}; choose rules, agent or hybrid"
     if args.transport == "mcp" and args.strategy != "rules":
@@ -114,6 +127,7 @@ def _settings(args: argparse.Namespace) -> NegotiationSettings | str:
         seed=args.seed,
         strategy=args.strategy,
         transport=args.transport,
+        truth=args.truth,
     )
 
 

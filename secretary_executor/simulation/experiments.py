@@ -18,9 +18,11 @@ from secretary_executor.errors import ConfigurationError
 from secretary_executor.simulation import report
 from secretary_executor.simulation.audit import CaseResult
 from secretary_executor.simulation.catalogue import build_catalogue
+from secretary_executor.simulation.disagreement import PromptRecord
 from secretary_executor.simulation.generator import generate_fleet
 from secretary_executor.simulation.negotiate import (
     DEFAULT_PROCESSES,
+    NegotiationRun,
     NegotiationSettings,
     run_negotiation,
 )
@@ -60,17 +62,37 @@ def negotiate_experiment(
         settings, on_prompt, workdir=out / "workers", processes=processes, on_ready=on_ready
     )
     report.write_results(out, run.cases)
-    summary = report.build_summary(run.cases, settings.model_dump(mode="json"), run.elapsed_s)
+    records = prompt_records(run)
+    report.write_prompts(out, records)
+    summary = report.build_summary(
+        run.cases, settings.model_dump(mode="json"), run.elapsed_s, records
+    )
     report.write_summary(out, summary)
     report.write_report(out, summary)
     return summary
+
+
+def prompt_records(run: NegotiationRun) -> list[PromptRecord]:
+    """Each prompt's text, intent, intended and parsed requirement, for prompts.jsonl."""
+    return [
+        PromptRecord(
+            prompt_id=p.prompt_id,
+            index=p.index,
+            style=p.style,
+            text=p.text,
+            intent=p.intent,
+            intended=p.requirements.model_dump(mode="json"),
+            parsed=run.parsed[p.prompt_id].model_dump(mode="json"),
+        )
+        for p in run.prompts
+    ]
 
 
 def rerender(out: Path) -> dict[str, Any]:
     """Rebuild summary.json, report.md and the plots of ``out`` from its results.jsonl."""
     cases = report.read_results(out)
     settings, elapsed = report.read_settings(out)
-    summary = report.build_summary(cases, settings, elapsed)
+    summary = report.build_summary(cases, settings, elapsed, report.read_prompts(out))
     report.write_summary(out, summary)
     report.write_report(out, summary)
     return summary

@@ -84,6 +84,7 @@ def test_negotiate_report_and_select_on_a_small_fleet(tmp_path, home):
         "seed": 2,
         "strategy": "rules",
         "transport": "in-process",
+        "truth": "independent",
     }
     lines = (run_dir / "results.jsonl").read_text().splitlines()
     assert len(lines) == 100
