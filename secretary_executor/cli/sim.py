@@ -20,6 +20,7 @@ from rich.table import Table
 
 from secretary_executor.cli.common import EXIT_OK, EXIT_USAGE, console, err_console
 from secretary_executor.simulation.experiments import (
+    SELECTION_WORKERS,
     negotiate_experiment,
     rerender,
     select_experiment,
@@ -67,6 +68,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     p.add_argument("--from", dest="source", type=Path, help="a 'sim negotiate' output folder")
     _negotiation_options(p)
+    p.add_argument(
+        "--subset",
+        type=int,
+        default=SELECTION_WORKERS,
+        help=f"workers carried forward from the negotiation (default {SELECTION_WORKERS}, "
+        "as in the paper; 0: all)",
+    )
     p.add_argument("--cpu-core-hour", type=float, default=0.015, help="USD per core-hour")
     p.add_argument("--a100-hour", type=float, default=1.49, help="USD per A100 GPU-hour")
     p.add_argument("--l4-hour", type=float, default=0.44, help="USD per L4 GPU-hour")
@@ -203,13 +211,18 @@ def _print_summary(summary: dict, out: Path) -> None:  # type: ignore[type-arg]
 
 def _report(args: argparse.Namespace) -> int:
     summary = rerender(args.dir)
-    _print_summary(summary, args.dir)
+    if "strategies" in summary:
+        _print_selection(summary, args.dir)
+    else:
+        _print_summary(summary, args.dir)
     return EXIT_OK
 
 
 def _select(args: argparse.Namespace) -> int:
     if args.iterations < 1:
         return _fail(f"--iterations must be at least 1 (got {args.iterations})")
+    if args.subset < 0:
+        return _fail(f"--subset must be 0 (all workers) or more (got {args.subset})")
     settings = None
     if args.source is None:
         settings = _settings(args)
@@ -225,10 +238,14 @@ def _select(args: argparse.Namespace) -> int:
             source=args.source,
             settings=settings,
             prices=prices,
+            subset=args.subset,
         )
-    table = Table(
-        title=f"Selection: {summary['jobs']} jobs x {summary['iterations']} -> {args.out}"
-    )
+    _print_selection(summary, args.out)
+    return EXIT_OK
+
+
+def _print_selection(summary: dict, out: Path) -> None:  # type: ignore[type-arg]
+    table = Table(title=f"Selection: {summary['jobs']} jobs x {summary['iterations']} -> {out}")
     for col in (
         "strategy",
         "selected",
@@ -251,4 +268,3 @@ def _select(args: argparse.Namespace) -> int:
             "n/a" if ratio is None else f"{ratio:.3f}",
         )
     console.print(table)
-    return EXIT_OK

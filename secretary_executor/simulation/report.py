@@ -10,17 +10,21 @@ import csv
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TypeVar
-
-from pydantic import BaseModel, ValidationError
+from typing import Any
 
 from secretary_executor.errors import ConfigurationError
 from secretary_executor.simulation.audit import CaseResult, summarise
 from secretary_executor.simulation.disagreement import PromptRecord, disagreements, three_figures
+from secretary_executor.simulation.jsonl import read_lines, write_lines
+from secretary_executor.simulation.regression import COLUMNS as LOG_ODDS_COLUMNS
+from secretary_executor.simulation.regression import log_odds
+from secretary_executor.simulation.tables import markdown, write_csv
 
 RESULTS = "results.jsonl"
 PROMPTS = "prompts.jsonl"
 DISAGREEMENTS_CSV = "disagreements.csv"
+LOG_ODDS_CSV = "fig5_log_odds.csv"
+LOG_ODDS_PNG = "fig5_log_odds.png"
 SUMMARY = "summary.json"
 REPORT = "report.md"
 PAPER = {
@@ -31,46 +35,16 @@ PAPER = {
     "always_incompatible_accuracy": 0.898,
 }
 """The seed paper's negotiation figures, printed beside ours."""
-M = TypeVar("M", bound=BaseModel)
-
-
-def _write_lines(path: Path, rows: Sequence[BaseModel]) -> Path:
-    """One JSON object per line, in order."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8") as fh:
-        for row in rows:
-            fh.write(row.model_dump_json() + "\n")
-    return path
-
-
-def _read_lines(path: Path, model: type[M], what: str) -> list[M]:
-    """Every non-empty line of ``path`` as ``model``.
-
-    Raises:
-        ConfigurationError: a line that is not a ``what`` (says which line).
-    """
-    rows = []
-    with path.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(model.model_validate_json(line))
-            except ValidationError as exc:
-                raise ConfigurationError(
-                    f"{path}:{n}: not a {what} ({exc.errors()[0]['msg']})"
-                ) from None
-    return rows
 
 
 def write_results(out: Path, cases: Sequence[CaseResult]) -> Path:
     """One case per line, in case order."""
-    return _write_lines(out / RESULTS, cases)
+    return write_lines(out / RESULTS, (c.model_dump_json() for c in cases))
 
 
 def write_prompts(out: Path, records: Sequence[PromptRecord]) -> Path:
     """One prompt per line: text, intent, intended and parsed requirement."""
-    return _write_lines(out / PROMPTS, records)
+    return write_lines(out / PROMPTS, (r.model_dump_json() for r in records))
 
 
 def read_prompts(out: Path) -> list[PromptRecord]:
@@ -80,7 +54,9 @@ def read_prompts(out: Path) -> list[PromptRecord]:
         ConfigurationError: a line that is not a prompt record (says which).
     """
     path = out / PROMPTS
-    return _read_lines(path, PromptRecord, "prompt record") if path.is_file() else []
+    if not path.is_file():
+        return []
+    return read_lines(path, PromptRecord.model_validate_json, "prompt record")
 
 
 def read_results(out: Path) -> list[CaseResult]:
@@ -94,7 +70,7 @@ def read_results(out: Path) -> list[CaseResult]:
         raise ConfigurationError(
             f"{str(path)!r} does not exist; run 'secretary sim negotiate --out {out}' first"
         )
-    return _read_lines(path, CaseResult, "simulation case")
+    return read_lines(path, CaseResult.model_validate_json, "simulation case")
 
 
 def build_summary(
@@ -113,6 +89,7 @@ def build_summary(
         **summary,
         "accuracy_sources": three_figures(cases, records),
         "disagreements": disagreements(cases, records),
+        "log_odds": log_odds(cases),
     }
 
 
@@ -210,6 +187,22 @@ def _three_figures(summary: dict[str, Any]) -> list[str]:
     return rows
 
 
+def _log_odds_section(summary: dict[str, Any]) -> list[str]:
+    rows = summary.get("log_odds")
+    if rows is None:
+        return []
+    return [
+        "",
+        f"## Figure 5: log-odds of a correct verdict (`{LOG_ODDS_CSV}`, `{LOG_ODDS_PNG}`)",
+        "",
+        "Logistic regression (statsmodels) of a correct end-to-end verdict on the categories "
+        "the prompt asks for and its style (terse is the reference), per archetype and pooled; "
+        "negative: the term makes a correct verdict less likely.",
+        "",
+        *markdown(rows, LOG_ODDS_COLUMNS),
+    ]
+
+
 def _mean_median(stats: dict[str, float] | None, fmt: str) -> tuple[str, str]:
     """A per-case figure as two cells; "-" when no case had it (rules: no tokens)."""
     if stats is None:
@@ -283,6 +276,7 @@ def render_report(summary: dict[str, Any]) -> str:
     for label, row in zip(conf["labels"], conf["matrix"], strict=True):
         lines.append(f"| {label} | " + " | ".join(f"{v:,}" for v in row) + " |")
     lines += _three_figures(summary)
+    lines += _log_odds_section(summary)
     lines += _usage_section(summary.get("usage"))
     lines += ["", "## By specificity index", "", *_group_table("SI", summary["by_index"])]
     lines += ["", "## By archetype", "", *_group_table("archetype", summary["by_archetype"])]
@@ -300,7 +294,8 @@ def render_report(summary: dict[str, Any]) -> str:
         f"| false READY | {s['false_ready']:,} | {paper['false_ready']:,} |",
         f"| UNKNOWN | {s['unknown']:,} | {paper['unknown']:,} |",
         "",
-        "Plots: `confusion.png`, `accuracy_by_index.png`, `accuracy_by_tool_score.png`.",
+        "Plots: `confusion.png`, `accuracy_by_index.png`, `accuracy_by_tool_score.png`, "
+        f"`{LOG_ODDS_PNG}`.",
         "",
     ]
     return "\n".join(lines)
@@ -335,8 +330,13 @@ def write_disagreements_csv(out: Path, summary: dict[str, Any]) -> Path:
 
 def write_report(out: Path, summary: dict[str, Any]) -> list[Path]:
     """report.md, the disagreement table and the plots; returns the files written."""
-    from secretary_executor.simulation.plots import negotiation_plots
+    from secretary_executor.simulation.plots import log_odds_plot, negotiation_plots
 
     path = out / REPORT
     path.write_text(render_report(summary), "utf-8")
-    return [path, write_disagreements_csv(out, summary), *negotiation_plots(out, summary)]
+    written = [path, write_disagreements_csv(out, summary), *negotiation_plots(out, summary)]
+    if "log_odds" in summary:
+        written.append(write_csv(out / LOG_ODDS_CSV, summary["log_odds"], LOG_ODDS_COLUMNS))
+        if (png := log_odds_plot(out / LOG_ODDS_PNG, summary["log_odds"])) is not None:
+            written.append(png)
+    return written
