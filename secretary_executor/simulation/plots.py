@@ -103,8 +103,8 @@ def log_odds_plot(path: Path, rows: list[dict[str, Any]]) -> Path | None:
     groups = list(dict.fromkeys(r["group"] for r in rows))
     fig, axes = plt.subplots(1, len(groups), figsize=(4 * len(groups), 4.5), squeeze=False)
     for ax, group in zip(axes[0], groups, strict=True):
-        mine = [r for r in rows if r["group"] == group and r["coef"] is not None]
-        mine = [r for r in mine if r["term"] != "(intercept)"]
+        ok = [r for r in rows if r["group"] == group and r["status"].startswith("ok")]
+        mine = [r for r in ok if r["term"] != "(intercept)"]
         ax.axvline(0, color="gray", lw=0.8)
         ax.set_title(group)
         if not mine:

@@ -67,7 +67,7 @@ def fit_group(group: str, cases: Sequence[CaseResult]) -> list[dict[str, Any]]:
     kept = [name for name, col in columns.items() if min(col) != max(col)]
     dropped = [name for name in columns if name not in kept]
     x = np.column_stack([np.ones(n)] + [columns[name] for name in kept])
-    status = "ok" + (f"; constant here, left out: {', '.join(dropped)}" if dropped else "")
+    left_out = f"; constant here, left out: {', '.join(dropped)}" if dropped else ""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -81,8 +81,7 @@ def fit_group(group: str, cases: Sequence[CaseResult]) -> list[dict[str, Any]]:
         result.mle_retvals.get("converged", True)
     ):
         problems.append("did not converge")
-    if problems:
-        status = f"unreliable ({', '.join(problems)}); " + status
+    status = (f"unreliable ({', '.join(problems)})" if problems else "ok") + left_out
     ci = np.asarray(result.conf_int(0.05))
     names = ["(intercept)", *kept]
     return [

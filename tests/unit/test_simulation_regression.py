@@ -72,3 +72,12 @@ def test_every_group_has_rows_with_the_table_columns():
     assert next(r for r in rows if r["group"] == "standalone")["status"] == (
         "not estimable: no cases"
     )
+
+
+def test_separated_errors_are_flagged_unreliable_not_reported_as_findings():
+    """Every container prompt wrong, every other right: the coefficient runs off to infinity."""
+    cases = [_case(6, "terse", True) for _ in range(30)] + [
+        _case(7, "terse", False) for _ in range(30)
+    ]
+    rows = fit_group("hpc", cases)
+    assert rows and all(r["status"].startswith("unreliable (") for r in rows)
