@@ -28,7 +28,6 @@ from secretary_executor.simulation.negotiate import DEFAULT_PROCESSES, Negotiati
 from secretary_executor.simulation.pricing import PriceModel
 
 TRANSPORTS = ("in-process", "mcp")
-STRATEGIES = ("rules", "agentic")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
