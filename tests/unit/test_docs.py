@@ -7,11 +7,14 @@
 * Every ``secretary ...`` and ``resource-ask ...`` command shown in a shell block or in inline
   code uses sub-commands and options that the real argparse parsers have.
 * The README's tour runs as written, on the demo fleet.
+* Repository paths (``bench/fanout.py``) and dotted names (``endpoint_plugins.reply_cap``)
+  the docs mention exist.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import re
 import shlex
@@ -319,8 +322,11 @@ def test_python_example_compiles(block: Block) -> None:
 def test_python_example_runs_offline(block: Block, tmp_path: Path) -> None:
     script = tmp_path / "example.py"
     script.write_text(block.code, encoding="utf-8")
-    env = dict(os.environ)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(_SERVICE_SETTINGS)}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    # Offline: no model is configured, and HTTP to anything but this machine goes nowhere.
+    env.update(HTTP_PROXY=_NOWHERE, HTTPS_PROXY=_NOWHERE, ALL_PROXY=_NOWHERE)
+    env["NO_PROXY"] = "localhost,127.0.0.1,::1"
     done = subprocess.run(
         [sys.executable, str(script)],
         cwd=tmp_path,
@@ -333,9 +339,63 @@ def test_python_example_runs_offline(block: Block, tmp_path: Path) -> None:
     assert done.returncode == 0, f"{block.where} failed:\n{done.stderr[-3000:]}"
 
 
+_SERVICE_SETTINGS = ("SECRETARY_LLM_", "OPENAI_", "GEMINI_", "GOOGLE_API", "GLOBUS_")
+_NOWHERE = "http://127.0.0.1:9"  # the discard port: nothing answers
+
+
 def test_at_least_the_readme_and_parsl_examples_run() -> None:
     runnable = {b.path.name for b in python_blocks() if _runnable(b)}
     assert {"README.md", "parsl.md"} <= runnable
+
+
+# -- files and names the docs point at ------------------------------------------------------
+
+_REPO_PATH = re.compile(
+    r"(?<![\w/.~-])((?:examples|bench|scripts|tests|docs|providers|endpoint_plugins|"
+    r"secretary_executor|shared)/[\w/.-]*\w)"
+)
+_DOTTED = re.compile(r"`((?:providers|endpoint_plugins|secretary_executor)(?:\.\w+)+)(?:\(.*?\))?`")
+
+
+def test_every_repository_path_in_the_docs_exists() -> None:
+    shown = [
+        (path.relative_to(ROOT), found)
+        for path in DOCS
+        for found in _REPO_PATH.findall(path.read_text(encoding="utf-8"))
+    ]
+    missing = [f"{where}: {found}" for where, found in shown if not (ROOT / found).exists()]
+    assert len(shown) >= 20 and missing == []
+
+
+def _resolve(dotted: str) -> object:
+    """The module or attribute a dotted name names (ImportError or AttributeError if none)."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:cut]))
+        except ModuleNotFoundError:
+            continue
+        for name in parts[cut:]:
+            found = getattr(found, name)
+        return found
+    raise ImportError(dotted)
+
+
+def test_every_dotted_name_in_the_docs_resolves() -> None:
+    names = {n for path in DOCS for n in _DOTTED.findall(path.read_text(encoding="utf-8"))}
+    wrong = []
+    for name in sorted(names):
+        try:
+            _resolve(name)
+        except (ImportError, AttributeError) as exc:
+            wrong.append(f"{name}: {exc}")
+    assert names and wrong == []
+
+
+def test_a_missing_name_is_found() -> None:
+    assert _resolve("secretary_executor.broker.Broker").__name__ == "Broker"
+    with pytest.raises(AttributeError):
+        _resolve("secretary_executor.broker.Brokr")
 
 
 # -- the README ------------------------------------------------------------------------------
