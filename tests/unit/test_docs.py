@@ -440,6 +440,15 @@ def _tour() -> list[list[str]]:
     return commands
 
 
+def _newest_job() -> str:
+    """The id of the ledger's newest job, as the README tells the reader to take."""
+    ledger = Ledger()
+    try:
+        return ledger.jobs(limit=1)[0].job_id
+    finally:
+        ledger.close()
+
+
 @pytest.mark.slow
 def test_the_readme_tour_runs_as_written(capsys: pytest.CaptureFixture[str]) -> None:
     """Each command runs through its program's entry point; JOB_ID is the newest job."""
@@ -451,7 +460,7 @@ def test_the_readme_tour_runs_as_written(capsys: pytest.CaptureFixture[str]) -> 
         program, args = words[0], words[1:]
         assert program.startswith(".venv/bin/"), f"the tour runs the venv's scripts: {words}"
         if "JOB_ID" in args:
-            job_id = job_id or Ledger().jobs()[0].job_id  # the newest, as the README says
+            job_id = job_id or _newest_job()
             args = [job_id if a == "JOB_ID" else a for a in args]
         status = mains[program.removeprefix(".venv/bin/")](args)
         out = capsys.readouterr()
