@@ -418,6 +418,14 @@ def test_the_quick_start_is_make_demo_and_make_test() -> None:
         assert re.search(rf"^{target}:", makefile, re.MULTILINE)
 
 
+def test_make_test_builds_the_docs_strictly() -> None:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    test_target = re.search(r"^test:(.*)$", makefile, re.MULTILINE)
+    docs_recipe = re.search(r"^docs:.*\n\t(.*)$", makefile, re.MULTILINE)
+    assert test_target and "docs" in test_target.group(1).split()
+    assert docs_recipe and "mkdocs build --strict" in docs_recipe.group(1)
+
+
 def test_the_readmes_programs_are_the_installed_scripts() -> None:
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
         "scripts"
