@@ -34,7 +34,6 @@ from secretary_executor.simulation.negotiate import (
 from secretary_executor.simulation.pricing import PriceModel
 
 TRANSPORTS = ("in-process", "mcp")
-STRATEGIES = ("rules", "agentic")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
