@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup services demo test test-unit test-integration lint format bench clean
+.PHONY: setup services demo test test-unit test-integration lint format docs bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,11 @@ format: setup
 test-unit: setup
 	$(BIN)/pytest -q tests/unit
 
+# The documentation site (mkdocs.yml) into site/; --strict makes every warning (a broken link,
+# a docstring the API reference cannot read) fail the build.
+docs: setup
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
 # Real services for the integration tests: Slurm, Lmod, MPI (needs root; without root the script
 # says what it skipped and those tests skip, or fail in CI), and a small local language model
 # for the agent's end-to-end test (built once, then cached under ~/.cache/secretary), and
@@ -40,11 +45,12 @@ services:
 test-integration: setup services
 	$(BIN)/pytest -q tests/integration tests/faults
 
-# Unit tests first (cheap, fail fast), then integration tests against real components.
-test: lint test-unit test-integration
+# Unit tests first (cheap, fail fast), the docs site, then integration tests against real
+# components.
+test: lint test-unit docs test-integration
 
 bench: setup
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build site *.egg-info .pytest_cache .ruff_cache .hypothesis

@@ -7,58 +7,65 @@ An endpoint lives in ``ENDPOINT_DIR/NAME/`` (``~/.globus_compute/NAME/`` by defa
   a relative ``state_file`` made absolute);
 * ``secretary-functions.json``: the registered function ids (written by :func:`register`);
 
-and lists those ids under ``allowed_functions`` in ``config.yaml``, so the endpoint runs the
-secretary functions (and, if the list was empty before, *only* them and what else is listed).
+and lists those ids under ``allowed_functions`` where the endpoint reads them, so it runs the
+secretary functions (an open endpoint, with no list, runs them already and is only closed with
+``restrict``).
 
-The ``config.yaml`` edit is textual: only the top-level ``allowed_functions`` block is replaced
-or appended, so comments and every other setting stay as the administrator wrote them. The
-result is parsed again and compared with the intended document before anything is written.
-Every step is idempotent; with ``dry_run`` nothing is written and the report says what would be.
+What else changes depends on the endpoint's kind (:mod:`endpoint_plugins.endpoint_layout`):
+
+* ``config.yaml`` endpoints: only ``config.yaml``.
+* template endpoints (what ``globus-compute-endpoint configure`` writes since 4.x): the
+  parent's ``config.yaml`` list applies to every user and overrides a list in the template, so
+  the ids go there when it has one, else into a list the template has. ``worker_init`` in the
+  template gets a marked block that installs ``secretary-executor`` into the worker
+  environment (:mod:`endpoint_plugins.template_edit`); every template edit is rendered and
+  loaded with the endpoint's own code before it is written
+  (:mod:`endpoint_plugins.template_render`).
+* multi-user endpoints, besides: each user's endpoint runs as that user with its own home, so
+  ``user_environment.yaml`` names this endpoint's folder in ``SECRETARY_SITE_CONFIG_ROOTS`` for
+  the functions to accept the site file there.
+
+Edits are textual (comments, Jinja and every other setting stay as the administrator wrote
+them) and keep each file's mode. Every step is idempotent; with ``dry_run`` nothing is written
+and the report says what would be.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict
 
 from endpoint_plugins.config import load_site_config
-from endpoint_plugins.errors import SiteError
+from endpoint_plugins.endpoint_files import (
+    Change,
+    EndpointInstallError,
+    replace_list_block,
+    write_keeping_mode,
+)
+from endpoint_plugins.endpoint_layout import EndpointKind, EndpointLayout, detect, read_mapping
+from endpoint_plugins.template_edit import check_syntax, extend_allowed_functions
+from endpoint_plugins.template_install import (
+    default_worker_package,
+    edit_template,
+    site_roots_for_users,
+    worker_setup,
+)
 from providers.commands import safe_name
 from providers.errors import ProviderError
-from providers.files import load_yaml
 
 SITE_FILE = "secretary-site.yaml"
 FUNCTIONS_FILE = "secretary-functions.json"
 OPERATIONS = ("negotiate", "dispatch", "status", "cancel", "describe", "output")
 
-_BLOCK = re.compile(r"^allowed_functions\s*:.*$", re.MULTILINE)
-
-
-class EndpointInstallError(SiteError):
-    """The endpoint cannot be set up as asked; the message says what to do."""
-
 
 class CredentialsError(EndpointInstallError):
     """No Globus credentials on this machine."""
-
-
-class Change(BaseModel):
-    """One thing install or register did (or would do, on a dry run)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    path: str
-    action: str
-    """``created``, ``updated``, ``unchanged``, ``skipped`` (or ``would create`` ...)."""
-    detail: str = ""
 
 
 def default_endpoint_dir() -> Path:
@@ -93,23 +100,44 @@ def install(
     endpoint_dir: str | os.PathLike[str] | None = None,
     dry_run: bool = False,
     restrict: bool = False,
+    worker_package: str | None = "",
+    user_options: Mapping[str, Any] | None = None,
 ) -> list[Change]:
     """Write the site configuration beside the endpoint and allow the registered functions.
+
+    Args:
+        worker_package: what a template endpoint's ``worker_init`` installs when the workers
+            cannot import ``endpoint_plugins``; ``""`` means this package at this version,
+            None leaves ``worker_init`` alone.
+        user_options: sample user options to render the template with when it needs some.
 
     Postcondition: running it twice changes nothing the second time.
 
     Raises:
-        EndpointInstallError: unknown endpoint, or an invalid site configuration (named).
+        EndpointInstallError: unknown endpoint, an invalid site configuration (named), or a
+            template that is not valid Jinja or cannot be edited safely.
     """
     folder = endpoint_folder(name, endpoint_dir)
+    layout = detect(folder)
     config = load_site_config(site_config)  # raises SiteConfigError, a SiteError
     text = yaml.safe_dump(config.model_dump(mode="json", exclude_defaults=True), sort_keys=False)
-    changes = [_write(folder / SITE_FILE, text, dry_run, f"site {config.name!r}")]
+    detail = f"site {config.name!r} ({layout.kind} endpoint)"
+    changes = [write_keeping_mode(folder / SITE_FILE, text, dry_run, detail)]
+    if layout.kind is EndpointKind.MULTI_USER:
+        changes.append(site_roots_for_users(layout, dry_run=dry_run))
+    if layout.templated and worker_package is not None:
+        changes.append(
+            worker_setup(layout, worker_package or default_worker_package(), dry_run, user_options)
+        )
     ids = registered_ids(folder)
     if ids:
         changes.append(
-            allow_functions(
-                folder / "config.yaml", ids.values(), dry_run=dry_run, restrict=restrict
+            allow(
+                layout,
+                list(ids.values()),
+                dry_run=dry_run,
+                restrict=restrict,
+                user_options=user_options,
             )
         )
     else:
@@ -142,6 +170,45 @@ def registered_ids(folder: Path) -> dict[str, str]:
     return {str(k): str(v) for k, v in functions.items()}
 
 
+def allow(
+    layout: EndpointLayout,
+    ids: list[str],
+    *,
+    dry_run: bool = False,
+    restrict: bool = False,
+    user_options: Mapping[str, Any] | None = None,
+) -> Change:
+    """Allow ``ids`` where this kind of endpoint reads its allow-list.
+
+    A template endpoint's parent list (``config.yaml``) applies to all users and replaces any
+    list in the template; only without it does a list in the template decide, and then it is
+    that list which must grow. With neither, the endpoint is open (see
+    :func:`allow_functions`).
+    """
+    if layout.kind is EndpointKind.CONFIG_PY:
+        return Change(
+            path=str(layout.folder / "config.py"),
+            action="skipped",
+            detail="config.py overrides config.yaml: add these ids to allowed_functions there "
+            "by hand: " + ", ".join(ids),
+        )
+    if layout.templated and layout.parent.get("allowed_functions") is None:
+        assert layout.template is not None
+        original = layout.template.read_text(encoding="utf-8")
+        check_syntax(layout.template, original)
+        extended = extend_allowed_functions(original, ids)
+        if extended is not None:
+            return edit_template(
+                layout,
+                extended[0],
+                dry_run,
+                f"allowed_functions +{extended[1]} (per-user list in the template)",
+                user_options=user_options,
+                allowed=ids,
+            )
+    return allow_functions(layout.config, ids, dry_run=dry_run, restrict=restrict)
+
+
 def allow_functions(
     config_path: Path, ids: Iterable[str], *, dry_run: bool = False, restrict: bool = False
 ) -> Change:
@@ -157,12 +224,7 @@ def allow_functions(
             not a list.
     """
     original = config_path.read_text(encoding="utf-8")
-    try:
-        doc = load_yaml(original) or {}
-    except yaml.YAMLError as exc:
-        raise EndpointInstallError(f"{config_path} is not valid YAML: {exc}") from None
-    if not isinstance(doc, dict):
-        raise EndpointInstallError(f"{config_path}: expected a mapping of endpoint settings")
+    doc = read_mapping(config_path)
     current = doc.get("allowed_functions")
     if current is None and not restrict:
         return Change(
@@ -182,48 +244,11 @@ def allow_functions(
         return Change(
             path=str(config_path), action="unchanged", detail=f"{len(wanted)} allowed function(s)"
         )
-    updated = _replace_block(original, wanted)
+    updated = replace_list_block(original, "allowed_functions", wanted)
     expected = {**doc, "allowed_functions": wanted}
     if yaml.safe_load(updated) != expected:  # a layout the text edit cannot handle
         updated = yaml.safe_dump(expected, sort_keys=False)
-    change = _write(config_path, updated, dry_run, f"allowed_functions +{added}")
-    return change
-
-
-def _replace_block(text: str, ids: list[str]) -> str:
-    block = "allowed_functions:\n" + "".join(f"  - {i}\n" for i in ids)
-    match = _BLOCK.search(text)
-    if match is None:
-        return text + ("" if text.endswith("\n") or not text else "\n") + block
-    lines = text[match.end() :].split("\n")
-    rest_start = 0
-    for i, line in enumerate(lines[1:], start=1):
-        if line and not line[0].isspace() and not line.startswith("-"):
-            rest_start = i
-            break
-    else:
-        rest_start = len(lines)
-    tail = "\n".join(lines[rest_start:])
-    return text[: match.start()] + block + tail
-
-
-def _write(path: Path, text: str, dry_run: bool, detail: str) -> Change:
-    exists = path.is_file()
-    if exists and path.read_text(encoding="utf-8") == text:
-        return Change(path=str(path), action="unchanged", detail=detail)
-    action = "updated" if exists else "created"
-    if dry_run:
-        return Change(path=str(path), action=f"would be {action}", detail=detail)
-    # The replacement keeps the file's mode: an endpoint's config.yaml is often 0600, and a
-    # rewrite must not widen it to the umask default.
-    mode = path.stat().st_mode & 0o7777 if exists else 0o644
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        os.fchmod(handle.fileno(), mode)
-        handle.write(text)
-    tmp.replace(path)
-    return Change(path=str(path), action=action, detail=detail)
+    return write_keeping_mode(config_path, updated, dry_run, f"allowed_functions +{added}")
 
 
 # -- registration -------------------------------------------------------------------------
@@ -265,6 +290,7 @@ def register(
     client_factory: Callable[[], Any] | None = None,
     dry_run: bool = False,
     restrict: bool = False,
+    user_options: Mapping[str, Any] | None = None,
 ) -> list[Change]:
     """Register the secretary functions with the Globus Compute service and allow them.
 
@@ -278,6 +304,7 @@ def register(
         EndpointInstallError: the service refused (its message included).
     """
     folder = endpoint_folder(name, endpoint_dir)
+    layout = detect(folder)  # an unreadable config.yaml stops here, before the service is asked
     known = registered_ids(folder)
     missing = [op for op in OPERATIONS if op not in known]
     changes: list[Change] = []
@@ -295,7 +322,7 @@ def register(
             "functions": {op: known[op] for op in OPERATIONS if op in known},
         }
         changes.append(
-            _write(
+            write_keeping_mode(
                 folder / FUNCTIONS_FILE,
                 json.dumps(doc, indent=2) + "\n",
                 False,
@@ -320,8 +347,12 @@ def register(
         )
     if known:
         changes.append(
-            allow_functions(
-                folder / "config.yaml", known.values(), dry_run=dry_run, restrict=restrict
+            allow(
+                layout,
+                list(known.values()),
+                dry_run=dry_run,
+                restrict=restrict,
+                user_options=user_options,
             )
         )
     return changes

@@ -2,6 +2,7 @@
 
 secretary sim export --worker ID --out FILE          a generated worker's state file
 secretary sim negotiate [--workers N] [--prompts N]  the negotiation protocol, audited
+                        [--truth independent|faithful] against which ground truth
                         [--transport mcp]            ... with sites served by worker processes
 secretary sim report DIR                             re-render report.md and plots
 secretary sim select [--iterations N] [--from DIR]   the selection experiment
@@ -19,16 +20,20 @@ from rich.table import Table
 
 from secretary_executor.cli.common import EXIT_OK, EXIT_USAGE, console, err_console
 from secretary_executor.simulation.experiments import (
+    SELECTION_WORKERS,
     negotiate_experiment,
     rerender,
     select_experiment,
 )
 from secretary_executor.simulation.generator import generate_worker
-from secretary_executor.simulation.negotiate import DEFAULT_PROCESSES, NegotiationSettings
+from secretary_executor.simulation.negotiate import (
+    DEFAULT_PROCESSES,
+    TRUTH_MODES,
+    NegotiationSettings,
+)
 from secretary_executor.simulation.pricing import PriceModel
 
 TRANSPORTS = ("in-process", "mcp")
-STRATEGIES = ("rules", "agentic")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -62,6 +67,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     p.add_argument("--from", dest="source", type=Path, help="a 'sim negotiate' output folder")
     _negotiation_options(p)
+    p.add_argument(
+        "--subset",
+        type=int,
+        default=SELECTION_WORKERS,
+        help=f"workers carried forward from the negotiation (default {SELECTION_WORKERS}, "
+        "as in the paper; 0: all)",
+    )
     p.add_argument("--cpu-core-hour", type=float, default=0.015, help="USD per core-hour")
     p.add_argument("--a100-hour", type=float, default=1.49, help="USD per A100 GPU-hour")
     p.add_argument("--l4-hour", type=float, default=0.44, help="USD per L4 GPU-hour")
@@ -83,6 +95,12 @@ def _negotiation_options(p: argparse.ArgumentParser) -> None:
         default="in-process",
         help="in-process (default), or mcp: sites served by worker processes on 127.0.0.1",
     )
+    p.add_argument(
+        "--truth",
+        default="independent",
+        help="ground truth: independent (default; the generator's intent against the raw site "
+        "state) or faithful (the paper's auditor rules over the fact models)",
+    )
 
 
 def _fail(message: str) -> int:
@@ -94,6 +112,8 @@ def _settings(args: argparse.Namespace) -> NegotiationSettings | str:
     """Validated settings, or the one-line reason they are wrong."""
     if args.transport not in TRANSPORTS:
         return f"unknown transport {args.transport!r}; choose in-process or mcp"
+    if args.truth not in TRUTH_MODES:
+        return f"unknown truth {args.truth!r}; choose {' or '.join(TRUTH_MODES)}"
     if args.strategy not in ("rules", "agent", "hybrid"):
         return f"unknown strategy {args.strategy!r}; choose rules, agent or hybrid"
     if args.transport == "mcp" and args.strategy != "rules":
@@ -114,6 +134,7 @@ def _settings(args: argparse.Namespace) -> NegotiationSettings | str:
         seed=args.seed,
         strategy=args.strategy,
         transport=args.transport,
+        truth=args.truth,
     )
 
 
@@ -189,13 +210,18 @@ def _print_summary(summary: dict, out: Path) -> None:  # type: ignore[type-arg]
 
 def _report(args: argparse.Namespace) -> int:
     summary = rerender(args.dir)
-    _print_summary(summary, args.dir)
+    if "strategies" in summary:
+        _print_selection(summary, args.dir)
+    else:
+        _print_summary(summary, args.dir)
     return EXIT_OK
 
 
 def _select(args: argparse.Namespace) -> int:
     if args.iterations < 1:
         return _fail(f"--iterations must be at least 1 (got {args.iterations})")
+    if args.subset < 0:
+        return _fail(f"--subset must be 0 (all workers) or more (got {args.subset})")
     settings = None
     if args.source is None:
         settings = _settings(args)
@@ -211,10 +237,14 @@ def _select(args: argparse.Namespace) -> int:
             source=args.source,
             settings=settings,
             prices=prices,
+            subset=args.subset,
         )
-    table = Table(
-        title=f"Selection: {summary['jobs']} jobs x {summary['iterations']} -> {args.out}"
-    )
+    _print_selection(summary, args.out)
+    return EXIT_OK
+
+
+def _print_selection(summary: dict, out: Path) -> None:  # type: ignore[type-arg]
+    table = Table(title=f"Selection: {summary['jobs']} jobs x {summary['iterations']} -> {out}")
     for col in (
         "strategy",
         "selected",
@@ -237,4 +267,3 @@ def _select(args: argparse.Namespace) -> int:
             "n/a" if ratio is None else f"{ratio:.3f}",
         )
     console.print(table)
-    return EXIT_OK

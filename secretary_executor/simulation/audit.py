@@ -80,6 +80,11 @@ class CaseResult(BaseModel):
     correct: bool
     parsed_as_generated: bool
     """The parser gave back exactly the prompt's generated requirement."""
+    verdict_intended: Verdict | None = None
+    """The verdict when the site was given the intended requirement instead of the parsed
+    text (equal to ``verdict`` when the parse was right; None in older results)."""
+    truths: dict[str, Verdict] = {}
+    """Every truth mode's verdict (``independent``, ``faithful``); ``truth`` is the chosen one."""
     explored: tuple[Category, ...] = ()
     required: tuple[Category, ...] = ()
     tool_score: float = Field(ge=0, le=1)
@@ -129,6 +134,8 @@ def audit_case(
     truth: Truth,
     proposal: Proposal,
     present: set[Category],
+    verdict_intended: Verdict | None = None,
+    truths: dict[str, Verdict] | None = None,
 ) -> CaseResult:
     """Compare one proposal with the truth."""
     explored = explored_categories(proposal)
@@ -144,6 +151,8 @@ def audit_case(
         verdict=proposal.verdict,
         correct=proposal.verdict is truth.verdict,
         parsed_as_generated=parsed_ok,
+        verdict_intended=verdict_intended,
+        truths=truths or {},
         explored=explored,
         required=required,
         tool_score=round(score, 6),

@@ -6,10 +6,8 @@ what ``secretary sim negotiate`` and ``secretary sim select`` run.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -18,29 +16,26 @@ from secretary_executor.errors import ConfigurationError
 from secretary_executor.simulation import report
 from secretary_executor.simulation.audit import CaseResult
 from secretary_executor.simulation.catalogue import build_catalogue
+from secretary_executor.simulation.disagreement import PromptRecord
 from secretary_executor.simulation.generator import generate_fleet
 from secretary_executor.simulation.negotiate import (
     DEFAULT_PROCESSES,
+    NegotiationRun,
     NegotiationSettings,
     run_negotiation,
 )
-from secretary_executor.simulation.plots import bar_plot
 from secretary_executor.simulation.pricing import PriceModel
 from secretary_executor.simulation.prompts import generate_prompts
-from secretary_executor.simulation.selection import Job, run_selection, summarise_selection
+from secretary_executor.simulation.selection import CONDITIONS, Job, run_selection
+from secretary_executor.simulation.selection_report import (
+    is_selection_folder,
+    rerender_selection,
+    write_decisions,
+    write_selection,
+)
 
-SELECTION_SUMMARY = "selection.json"
-DECISIONS = "decisions.jsonl"
-SELECTION_REPORT = "selection.md"
-PAPER_LATENCY_S = {
-    "agentic": 2.1971,
-    "first-ready": 0.0002,
-    "min-cost": 0.0004,
-    "queue-depth": 0.0003,
-    "random": 0.0084,
-    "run-anytime": 0.0003,
-    "soonest": 0.0003,
-}
+SELECTION_WORKERS = 100
+"""Workers whose results the paper carries forward from negotiation to selection."""
 
 
 def negotiate_experiment(
@@ -60,31 +55,63 @@ def negotiate_experiment(
         settings, on_prompt, workdir=out / "workers", processes=processes, on_ready=on_ready
     )
     report.write_results(out, run.cases)
-    summary = report.build_summary(run.cases, settings.model_dump(mode="json"), run.elapsed_s)
+    records = prompt_records(run)
+    report.write_prompts(out, records)
+    summary = report.build_summary(
+        run.cases, settings.model_dump(mode="json"), run.elapsed_s, records
+    )
     report.write_summary(out, summary)
     report.write_report(out, summary)
     return summary
+
+
+def prompt_records(run: NegotiationRun) -> list[PromptRecord]:
+    """Each prompt's text, intent, intended and parsed requirement, for prompts.jsonl."""
+    return [
+        PromptRecord(
+            prompt_id=p.prompt_id,
+            index=p.index,
+            style=p.style,
+            text=p.text,
+            intent=p.intent,
+            intended=p.requirements.model_dump(mode="json"),
+            parsed=run.parsed[p.prompt_id].model_dump(mode="json"),
+        )
+        for p in run.prompts
+    ]
 
 
 def rerender(out: Path) -> dict[str, Any]:
-    """Rebuild summary.json, report.md and the plots of ``out`` from its results.jsonl."""
+    """Rebuild summary.json, report.md and the plots of ``out`` from its results.jsonl (a
+    negotiation folder), or selection.json, selection.md and the plots from decisions.jsonl
+    (a selection folder)."""
+    if is_selection_folder(out) and not (out / report.RESULTS).is_file():
+        return rerender_selection(out)
     cases = report.read_results(out)
     settings, elapsed = report.read_settings(out)
-    summary = report.build_summary(cases, settings, elapsed)
+    summary = report.build_summary(cases, settings, elapsed, report.read_prompts(out))
     report.write_summary(out, summary)
     report.write_report(out, summary)
     return summary
 
 
-def jobs_from_cases(cases: list[CaseResult], settings: NegotiationSettings) -> list[Job]:
-    """The prompts with at least one compatible proposal, with the sites that made them."""
+def jobs_from_cases(
+    cases: list[CaseResult], settings: NegotiationSettings, subset: int | None = None
+) -> list[Job]:
+    """The prompts that at least one site can truly run, with the sites that can run them.
+
+    As in the paper, candidates are filtered by the ground truth (READY or BUSY), not by what
+    the sites claimed, and only the first ``subset`` workers of the fleet are carried forward
+    (None or 0: all of them).
+    """
     workers = generate_fleet(settings.workers, settings.seed)
+    kept = {w.state.site.name for w in (workers[:subset] if subset else workers)}
     prompts = generate_prompts(
         build_catalogue(w.state for w in workers), settings.prompts, settings.seed
     )
     compatible: dict[int, list[str]] = defaultdict(list)
     for c in cases:
-        if c.verdict in (Verdict.READY, Verdict.BUSY):
+        if c.truth in (Verdict.READY, Verdict.BUSY) and c.site in kept:
             compatible[c.prompt_id].append(c.site)
     return [
         Job(p.prompt_id, p.requirements, tuple(compatible[p.prompt_id]))
@@ -110,11 +137,14 @@ def select_experiment(
     source: Path | None = None,
     settings: NegotiationSettings | None = None,
     prices: PriceModel | None = None,
+    subset: int | None = SELECTION_WORKERS,
 ) -> dict[str, Any]:
-    """The selection experiment over the compatible proposals of a negotiation run.
+    """The selection experiment over the truly compatible cases of a negotiation run, in its
+    three conditions (with state, without state, and queues starting empty).
 
     With ``source`` the run in that folder is used; otherwise one is run now (into
-    ``out/negotiation``) with ``settings``.
+    ``out/negotiation``) with ``settings``. ``subset``: workers carried forward (the paper's
+    100 of 200; None or 0 for all).
     """
     if source is None:
         settings = settings or NegotiationSettings()
@@ -122,81 +152,28 @@ def select_experiment(
         negotiate_experiment(settings, source)
     settings = _settings_of(source)
     cases = report.read_results(source)
-    jobs = jobs_from_cases(cases, settings)
+    jobs = jobs_from_cases(cases, settings, subset)
     workers = generate_fleet(settings.workers, settings.seed)
-    run = run_selection(workers, jobs, iterations=iterations, seed=settings.seed, prices=prices)
-    summary = {
+    decisions = [
+        d
+        for condition in CONDITIONS
+        for d in run_selection(
+            workers,
+            jobs,
+            iterations=iterations,
+            seed=settings.seed,
+            prices=prices,
+            condition=condition,
+        ).decisions
+    ]
+    write_decisions(out, decisions)
+    meta = {
         "source": str(source),
         "iterations": iterations,
         "jobs": len(jobs),
         "prices": (prices or PriceModel()).model_dump(),
         "reference": "per-job minimum cost over every compatible site (a lower bound; see docs)",
-        "paper_latency_s": PAPER_LATENCY_S,
-        "strategies": summarise_selection(run),
+        "conditions": list(CONDITIONS),
+        "workers_carried_forward": min(subset or settings.workers, settings.workers),
     }
-    out.mkdir(parents=True, exist_ok=True)
-    (out / SELECTION_SUMMARY).write_text(
-        json.dumps(summary, indent=2, sort_keys=True) + "\n", "utf-8"
-    )
-    with (out / DECISIONS).open("w", encoding="utf-8") as fh:
-        for d in run.decisions:
-            fh.write(json.dumps(asdict(d)) + "\n")
-    (out / SELECTION_REPORT).write_text(render_selection(summary), "utf-8")
-    strategies = summary["strategies"]
-    bar_plot(
-        out / "selection_latency.png",
-        "Decision latency per strategy",
-        "mean latency (s, log)",
-        {k: max(v["latency_mean_s"], 1e-9) for k, v in strategies.items()},
-        log=True,
-    )
-    bar_plot(
-        out / "selection_scheduled.png",
-        "Fraction of jobs scheduled",
-        "fraction",
-        {k: v["fraction_scheduled"] for k, v in strategies.items()},
-    )
-    bar_plot(
-        out / "selection_cost.png",
-        "Cost paid / reference minimum",
-        "ratio",
-        {k: v["cost_vs_reference"] or 0.0 for k, v in strategies.items()},
-    )
-    return summary
-
-
-def render_selection(summary: dict[str, Any]) -> str:
-    """selection.md: one row per strategy, with the paper's latencies beside ours."""
-    lines = [
-        "# Selection simulation",
-        "",
-        f"{summary['jobs']} compatible jobs x {summary['iterations']} iterations; reference: "
-        f"{summary['reference']}.",
-        "",
-        "| strategy | selected | rejected | unknown | scheduled | latency mean +- sd (s) "
-        "| paper latency (s) | cost / reference | CEI hpc | CEI cloud | CEI standalone |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ]
-    for name, s in summary["strategies"].items():
-        cei = s["cei_by_archetype"]
-        ratio = "n/a" if s["cost_vs_reference"] is None else f"{s['cost_vs_reference']:.3f}"
-        paper = summary["paper_latency_s"].get(name)
-        lines.append(
-            f"| {name} | {s['selected']:,} | {s['rejected']:,} | {s['unknown']:,} "
-            f"| {100 * s['fraction_scheduled']:.1f} % "
-            f"| {s['latency_mean_s']:.6f} +- {s['latency_sd_s']:.6f} "
-            f"| {'' if paper is None else f'{paper:.4f}'} | {ratio} "
-            + " ".join(
-                f"| {cei[k]:.3f}" if k in cei else "| n/a" for k in ("hpc", "cloud", "standalone")
-            )
-            + " |"
-        )
-    lines += [
-        "",
-        "agentic: no model is configured in the simulation, so every agentic decision is "
-        "UNKNOWN and its latency is the time to refuse.",
-        "",
-        "Plots: `selection_latency.png`, `selection_scheduled.png`, `selection_cost.png`.",
-        "",
-    ]
-    return "\n".join(lines)
+    return write_selection(out, meta, decisions)

@@ -4,8 +4,14 @@ The real code paths are used end to end: each prompt's text goes through
 :meth:`secretary_executor.broker.Broker.prepare` (the request parser), and the parsed
 requirement fans out through :meth:`secretary_executor.sites.Fleet.negotiate` to one
 :class:`endpoint_plugins.secretary.Secretary` per worker, behind an in-process transport that
-still carries the JSON service envelope. Each proposal is then audited against the
-independent ground truth of :mod:`secretary_executor.simulation.truth`.
+still carries the JSON service envelope. Each proposal is then audited against a ground truth:
+``independent`` (default, :mod:`.auditor`: the generator's intent against the raw state
+document) or ``faithful`` (:mod:`.truth`: the paper's auditor rules over the fact models).
+Both truths are recorded on every case; the chosen one is what the figures use.
+
+When the parser does not give back the intended requirement, the prompt is negotiated a second
+time with the intended requirement itself, so a parse error and a decision error are told
+apart: every case carries the verdict on the parsed text and the verdict on the intent.
 
 With ``transport="mcp"`` the same workers are written as state files and served by real
 ``secretary serve worker`` processes on loopback (:mod:`.mcp_fleet`); proposals then come back
@@ -30,11 +36,14 @@ from endpoint_plugins.secretary import Secretary
 from providers.state import SiteState, providers_from_state
 from providers.wire import Proposal, Requirements
 from providers.wire.common import Category
+from providers.wire.proposal import Verdict
 from secretary_executor.broker import Broker
 from secretary_executor.errors import ConfigurationError
+from secretary_executor.simulation import auditor
 from secretary_executor.simulation.audit import CaseResult, audit_case
 from secretary_executor.simulation.catalogue import build_catalogue
 from secretary_executor.simulation.generator import Worker, generate_fleet
+from secretary_executor.simulation.intent import Intent
 from secretary_executor.simulation.prompts import Prompt, generate_prompts
 from secretary_executor.simulation.truth import SiteFacts, Truth, evaluate
 from secretary_executor.sites import Fleet, InProcessTransport, Site
@@ -55,6 +64,9 @@ DEFAULT_PROCESSES = 4
 """Worker processes for ``--transport mcp``: a few, each hosting a share of the sites, as a
 site administrator would run one worker per machine rather than one per site."""
 
+TruthMode = Literal["independent", "faithful"]
+TRUTH_MODES: tuple[TruthMode, ...] = ("independent", "faithful")
+
 Ask = Callable[[Requirements, str], Awaitable[list[Proposal]]]
 """Negotiate one requirement (with its request id) with every site, in fleet order."""
 
@@ -69,6 +81,7 @@ class NegotiationSettings(BaseModel):
     seed: int = Field(default=0, ge=0)
     strategy: Literal["rules", "agent", "hybrid"] = "rules"
     transport: Literal["in-process", "mcp"] = "in-process"
+    truth: TruthMode = "independent"
 
 
 @dataclass(frozen=True)
@@ -80,6 +93,8 @@ class NegotiationRun:
     prompts: list[Prompt]
     cases: list[CaseResult]
     elapsed_s: float
+    parsed: dict[int, Requirements]
+    """The parser's reading of each prompt's text, by prompt id."""
 
 
 def present_categories(state: SiteState) -> set[Category]:
@@ -104,6 +119,17 @@ def simulated_site(worker: Worker, strategy: str = "rules") -> Site:
     # State-backed providers never block, so rules calls stay on the event loop; a model
     # call does block, so LLM strategies run in worker threads.
     return Site(info.name, InProcessTransport(secretary, threaded=strategy != "rules"))
+
+
+def independent_truth(intent: Intent, site: auditor.Site) -> Truth:
+    """The independent auditor's judgement in the audit's types."""
+    j = auditor.judge(intent, site)
+    return Truth(
+        verdict=Verdict(j.verdict),
+        unmet=j.unmet,
+        failing=tuple(Category(c) for c in j.failing),
+        needed=tuple(Category(c) for c in j.needed),
+    )
 
 
 def same_requirement(prompt: Prompt, parsed: object) -> bool:
@@ -201,7 +227,9 @@ async def negotiate_all(
     by_site = {w.state.site.name: w for w in workers}
     present = {w.worker_id: present_categories(w.state) for w in workers}
     facts = {w.worker_id: SiteFacts(w.state) for w in workers}
+    documents = {w.worker_id: auditor.Site(w.state.model_dump(mode="json")) for w in workers}
     cases: list[CaseResult] = []
+    parsed: dict[int, Requirements] = {}
     async with sites as ask:
         if on_ready is not None:
             on_ready()
@@ -209,25 +237,37 @@ async def negotiate_all(
             request = Broker.prepare(prompt.text)
             requirements = request.requirements
             assert requirements is not None  # prepare always parses the text
+            parsed[prompt.prompt_id] = requirements
             parsed_ok = same_requirement(prompt, requirements)
             proposals = await ask(requirements, f"sim-{prompt.prompt_id}")
+            intended = (
+                proposals
+                if parsed_ok
+                else await ask(prompt.requirements, f"sim-{prompt.prompt_id}-intent")
+            )
+            on_intent = {p.site: p.verdict for p in intended}
             for proposal in proposals:
                 worker = by_site[proposal.site]
-                truth: Truth = evaluate(prompt.requirements, facts[worker.worker_id])
+                truths = {
+                    "independent": independent_truth(prompt.intent, documents[worker.worker_id]),
+                    "faithful": evaluate(prompt.requirements, facts[worker.worker_id]),
+                }
                 cases.append(
                     audit_case(
                         worker_id=worker.worker_id,
                         archetype=worker.archetype,
                         prompt=prompt,
                         parsed_ok=parsed_ok,
-                        truth=truth,
+                        truth=truths[settings.truth],
                         proposal=proposal,
                         present=present[worker.worker_id],
+                        verdict_intended=on_intent.get(proposal.site, Verdict.UNREACHABLE),
+                        truths={k: t.verdict for k, t in truths.items()},
                     )
                 )
             if on_prompt is not None:
                 on_prompt(i)
-    return NegotiationRun(settings, workers, prompts, cases, time.perf_counter() - start)
+    return NegotiationRun(settings, workers, prompts, cases, time.perf_counter() - start, parsed)
 
 
 def run_negotiation(

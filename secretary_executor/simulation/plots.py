@@ -16,7 +16,8 @@ def available() -> bool:
     return importlib.util.find_spec("matplotlib") is not None
 
 
-def _pyplot() -> Any:
+def pyplot() -> Any:
+    """matplotlib.pyplot on the Agg backend (no display needed)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -32,7 +33,7 @@ def negotiation_plots(out: Path, summary: dict[str, Any]) -> list[Path]:
     """
     if not available():
         return []
-    plt = _pyplot()
+    plt = pyplot()
     written: list[Path] = []
 
     conf = summary["confusion"]
@@ -57,7 +58,7 @@ def negotiation_plots(out: Path, summary: dict[str, Any]) -> list[Path]:
     ax.set_ylabel("truth")
     ax.set_title("Truth vs verdict (colour: row-normalised)")
     fig.tight_layout()
-    written.append(_save(fig, plt, out / "confusion.png"))
+    written.append(save(fig, plt, out / "confusion.png"))
 
     groups = summary["by_index"]
     keys = list(groups)
@@ -76,7 +77,7 @@ def negotiation_plots(out: Path, summary: dict[str, Any]) -> list[Path]:
     ax.legend()
     ax.set_title("Accuracy by specificity index")
     fig.tight_layout()
-    written.append(_save(fig, plt, out / "accuracy_by_index.png"))
+    written.append(save(fig, plt, out / "accuracy_by_index.png"))
 
     bins = [b for b in summary["tool_score_bins"] if b["cases"]]
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -89,8 +90,47 @@ def negotiation_plots(out: Path, summary: dict[str, Any]) -> list[Path]:
     ax.set_ylim(0, 105)
     ax.set_title("Accuracy against tool-call score")
     fig.tight_layout()
-    written.append(_save(fig, plt, out / "accuracy_by_tool_score.png"))
+    written.append(save(fig, plt, out / "accuracy_by_tool_score.png"))
     return written
+
+
+def log_odds_plot(path: Path, rows: list[dict[str, Any]]) -> Path | None:
+    """Figure 5: coefficient and 95 % interval of each term, one panel per group; a group that
+    could not be fitted shows why."""
+    if not available():
+        return None
+    plt = pyplot()
+    groups = list(dict.fromkeys(r["group"] for r in rows))
+    fig, axes = plt.subplots(1, len(groups), figsize=(4 * len(groups), 4.5), squeeze=False)
+    for ax, group in zip(axes[0], groups, strict=True):
+        ok = [r for r in rows if r["group"] == group and r["status"].startswith("ok")]
+        mine = [r for r in ok if r["term"] != "(intercept)"]
+        ax.axvline(0, color="gray", lw=0.8)
+        ax.set_title(group)
+        if not mine:
+            status = next(r["status"] for r in rows if r["group"] == group)
+            ax.text(
+                0.5,
+                0.5,
+                status.replace(": ", ":\n"),
+                ha="center",
+                va="center",
+                wrap=True,
+                transform=ax.transAxes,
+                fontsize=8,
+            )
+            ax.set_yticks([])
+            continue
+        ys = range(len(mine))
+        for y, r in zip(ys, mine, strict=True):
+            colour = "tab:red" if r["coef"] < 0 else "tab:blue"
+            ax.plot([r["ci_low"], r["ci_high"]], [y, y], color=colour)
+            ax.plot(r["coef"], y, "o", color=colour)
+        ax.set_yticks(list(ys), [r["term"] for r in mine])
+        ax.set_xlabel("log-odds of a correct verdict")
+    fig.suptitle("Log-odds impact of requested categories and style (95 % intervals)")
+    fig.tight_layout()
+    return save(fig, plt, path)
 
 
 def bar_plot(
@@ -99,7 +139,7 @@ def bar_plot(
     """One bar per key (selection figures); None when matplotlib is missing."""
     if not available():
         return None
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(8, 4))
     ax.bar(list(values), list(values.values()))
     if log:
@@ -108,10 +148,11 @@ def bar_plot(
     ax.set_title(title)
     ax.tick_params(axis="x", rotation=30)
     fig.tight_layout()
-    return _save(fig, plt, path)
+    return save(fig, plt, path)
 
 
-def _save(fig: Any, plt: Any, path: Path) -> Path:
+def save(fig: Any, plt: Any, path: Path) -> Path:
+    """Write ``fig`` as a PNG and free it."""
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path

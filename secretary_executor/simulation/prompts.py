@@ -15,8 +15,9 @@ SI     dimensions
 7      + container runtime
 =====  ============================================================================
 
-The :class:`providers.wire.Requirements` is built first from fleet values, and the text is
-rendered from it, so text and recorded requirement cannot disagree (they did in about a third
+The :class:`~secretary_executor.simulation.intent.Intent` is drawn first from fleet values,
+the :class:`providers.wire.Requirements` derived from it, and the text rendered from that, so
+text and recorded requirement cannot disagree (they did in about a third
 of the prototype's prompts). The tests parse every style at every index back with the real
 parser and demand the identical requirement.
 """
@@ -45,6 +46,7 @@ from providers.wire.requirements import (
     VersionConstraint,
 )
 from secretary_executor.simulation.catalogue import Catalogue
+from secretary_executor.simulation.intent import LOW_LATENCY, Intent, VersionBound
 from secretary_executor.simulation.seeding import stream
 
 Style = Literal["terse", "sentence", "polite"]
@@ -106,7 +108,10 @@ class Prompt(BaseModel):
     """Specificity index."""
     style: Style
     text: str
+    intent: Intent
+    """What the prompt means, drawn before anything else (the independent auditor's input)."""
     requirements: Requirements
+    """The wire form of ``intent``; the text is rendered from it."""
     dimensions: tuple[str, ...]
     """The dimensions the prompt names, e.g. ("application", "version", "nodes")."""
 
@@ -128,66 +133,100 @@ def _size_text(gb: float) -> str:
     return f"{gb:g} GB"
 
 
-def _version(rng: random.Random, versions: tuple[str, ...]) -> VersionConstraint:
-    return VersionConstraint(op=rng.choice(OPERATORS), version=rng.choice(versions))
+def _bound(rng: random.Random, versions: tuple[str, ...]) -> VersionBound:
+    op = rng.choice(OPERATORS)
+    return VersionBound(op=op.value, version=rng.choice(versions))  # type: ignore[arg-type]
 
 
-def draw_requirements(
-    index: int, cat: Catalogue, rng: random.Random
-) -> tuple[Requirements, tuple[str, ...]]:
-    """The requirement of a prompt of specificity ``index``, drawn from the catalogue."""
+def draw_intent(index: int, cat: Catalogue, rng: random.Random) -> tuple[Intent, tuple[str, ...]]:
+    """The intended requirement of a prompt of specificity ``index``, drawn from the catalogue."""
     dims = ["application"]
-    app = rng.choice(sorted(cat.apps))
-    constraints: tuple[VersionConstraint, ...] = ()
+    fields: dict[str, object] = {"app": rng.choice(sorted(cat.apps))}
     if index >= 2:
         dims.append("version")
-        constraints = (_version(rng, cat.apps[app]),)
-    compute: dict[str, object] = {}
+        fields["version"] = _bound(rng, cat.apps[str(fields["app"])])
     if index >= 3:
         dims += ["nodes", "memory"]
         size = rng.choice(cat.partition_sizes)
-        compute["nodes"] = max(1, size // rng.choice(NODE_DIVISORS))
-        compute["memory_gb_per_node"] = rng.choice(cat.memory_gb_per_node)
+        fields["nodes"] = max(1, size // rng.choice(NODE_DIVISORS))
+        fields["memory_gb_per_node"] = rng.choice(cat.memory_gb_per_node)
     if index >= 4:
         dims += ["cores", "gpus"]
-        compute["cores_per_node"] = rng.choice(cat.cores_per_node)
-        compute["gpus_per_node"] = rng.choice(cat.gpus_per_node)
-        compute["gpu_logic"] = rng.choice((GpuLogic.AND, GpuLogic.OR))
-    network = None
-    urgency = None
+        fields["cores_per_node"] = rng.choice(cat.cores_per_node)
+        fields["gpus_per_node"] = rng.choice(cat.gpus_per_node)
+        fields["gpu_logic"] = rng.choice((GpuLogic.AND, GpuLogic.OR)).value
     if index >= 5:
         dims += ["network", "urgency"]
-        if rng.random() < 0.2:
-            network = NetworkRequirement(low_latency=True)
-        else:
-            network = NetworkRequirement(fabric=Fabric(rng.choice(cat.fabrics)))
-        urgency = rng.choice(tuple(Urgency))
-    storage: tuple[StorageRequirement, ...] = ()
-    mpi = None
+        fields["fabric"] = LOW_LATENCY if rng.random() < 0.2 else rng.choice(cat.fabrics)
+        fields["urgency"] = rng.choice(tuple(Urgency)).value
     if index >= 6:
         dims += ["storage", "mpi"]
         kinds = [k for k in cat.storage if k in {s.value for s in _STORAGE_NAMES}]
         kind = StorageKind.PARALLEL if rng.random() < 0.1 else StorageKind(rng.choice(kinds))
         frees = cat.storage.get(kind.value) or cat.storage.get("lustre") or (0.0,)
         free = _nice_floor(rng.choice(frees)) if rng.random() < 0.5 else 0.0
-        storage = (StorageRequirement(kind=kind, min_free_gb=free or None),)
+        fields["storage"] = kind.value
+        fields["storage_free_gb"] = free or None
         impl = rng.choice(sorted(cat.mpi))
-        mpi_constraints = (_version(rng, cat.mpi[impl]),) if rng.random() < 0.5 else ()
-        mpi = MPIRequirement(implementation=impl, constraints=mpi_constraints)
-    container = None
+        fields["mpi"] = impl
+        fields["mpi_version"] = _bound(rng, cat.mpi[impl]) if rng.random() < 0.5 else None
     if index >= 7:
         dims.append("container")
-        container = ContainerRequirement(runtime=rng.choice(cat.runtimes))
-    req = Requirements(
-        software=(SoftwareRequirement(name=app, constraints=constraints),),
+        fields["container"] = rng.choice(cat.runtimes)
+    return Intent.model_validate(fields), tuple(dims)
+
+
+def _constraints(bound: VersionBound | None) -> tuple[VersionConstraint, ...]:
+    return (
+        ()
+        if bound is None
+        else (VersionConstraint(op=Comparator(bound.op), version=bound.version),)
+    )
+
+
+def requirements_of(intent: Intent) -> Requirements:
+    """The wire requirement that states ``intent``: what the negotiator reads when the parse
+    is perfect, and what the prompt text is rendered from."""
+    compute = {
+        k: v
+        for k, v in (
+            ("nodes", intent.nodes),
+            ("memory_gb_per_node", intent.memory_gb_per_node),
+            ("cores_per_node", intent.cores_per_node),
+            ("gpus_per_node", intent.gpus_per_node),
+        )
+        if v is not None
+    }
+    if intent.gpus_per_node is not None:
+        compute["gpu_logic"] = GpuLogic(intent.gpu_logic)
+    network = None
+    if intent.fabric == LOW_LATENCY:
+        network = NetworkRequirement(low_latency=True)
+    elif intent.fabric is not None:
+        network = NetworkRequirement(fabric=Fabric(intent.fabric))
+    storage: tuple[StorageRequirement, ...] = ()
+    if intent.storage is not None:
+        storage = (
+            StorageRequirement(
+                kind=StorageKind(intent.storage), min_free_gb=intent.storage_free_gb
+            ),
+        )
+    mpi = None
+    if intent.mpi is not None:
+        mpi = MPIRequirement(
+            implementation=intent.mpi, constraints=_constraints(intent.mpi_version)
+        )
+    return Requirements(
+        software=(SoftwareRequirement(name=intent.app, constraints=_constraints(intent.version)),),
         compute=ComputeRequirement.model_validate(compute),
         network=network,
         storage=storage,
-        container=container,
+        container=None
+        if intent.container is None
+        else ContainerRequirement(runtime=intent.container),
         mpi=mpi,
-        urgency=urgency,
+        urgency=None if intent.urgency is None else Urgency(intent.urgency),
     )
-    return req, tuple(dims)
 
 
 # -- text ------------------------------------------------------------------------------------
@@ -323,11 +362,18 @@ def generate_prompts(cat: Catalogue, count: int, seed: int = 0) -> list[Prompt]:
         rng = stream("prompt", seed, i)
         index = rng.choices(indices, weights=weights)[0]
         style = rng.choice(STYLES)
-        req, dims = draw_requirements(index, cat, rng)
+        intent, dims = draw_intent(index, cat, rng)
+        req = requirements_of(intent)
         text = render(req, style)
         prompts.append(
             Prompt(
-                prompt_id=i, index=index, style=style, text=text, requirements=req, dimensions=dims
+                prompt_id=i,
+                index=index,
+                style=style,
+                text=text,
+                intent=intent,
+                requirements=req,
+                dimensions=dims,
             )
         )
     return prompts

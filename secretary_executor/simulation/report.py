@@ -6,17 +6,25 @@
 
 from __future__ import annotations
 
+import csv
 import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from secretary_executor.errors import ConfigurationError
 from secretary_executor.simulation.audit import CaseResult, summarise
+from secretary_executor.simulation.disagreement import PromptRecord, disagreements, three_figures
+from secretary_executor.simulation.jsonl import read_lines, write_lines
+from secretary_executor.simulation.regression import COLUMNS as LOG_ODDS_COLUMNS
+from secretary_executor.simulation.regression import log_odds
+from secretary_executor.simulation.tables import markdown, write_csv
 
 RESULTS = "results.jsonl"
+PROMPTS = "prompts.jsonl"
+DISAGREEMENTS_CSV = "disagreements.csv"
+LOG_ODDS_CSV = "fig5_log_odds.csv"
+LOG_ODDS_PNG = "fig5_log_odds.png"
 SUMMARY = "summary.json"
 REPORT = "report.md"
 PAPER = {
@@ -30,13 +38,25 @@ PAPER = {
 
 
 def write_results(out: Path, cases: Sequence[CaseResult]) -> Path:
-    """One JSON object per line, in case order."""
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / RESULTS
-    with path.open("w", encoding="utf-8") as fh:
-        for case in cases:
-            fh.write(case.model_dump_json() + "\n")
-    return path
+    """One case per line, in case order."""
+    return write_lines(out / RESULTS, (c.model_dump_json() for c in cases))
+
+
+def write_prompts(out: Path, records: Sequence[PromptRecord]) -> Path:
+    """One prompt per line: text, intent, intended and parsed requirement."""
+    return write_lines(out / PROMPTS, (r.model_dump_json() for r in records))
+
+
+def read_prompts(out: Path) -> list[PromptRecord]:
+    """The prompts of a run folder; empty for a run written before they were kept.
+
+    Raises:
+        ConfigurationError: a line that is not a prompt record (says which).
+    """
+    path = out / PROMPTS
+    if not path.is_file():
+        return []
+    return read_lines(path, PromptRecord.model_validate_json, "prompt record")
 
 
 def read_results(out: Path) -> list[CaseResult]:
@@ -50,26 +70,27 @@ def read_results(out: Path) -> list[CaseResult]:
         raise ConfigurationError(
             f"{str(path)!r} does not exist; run 'secretary sim negotiate --out {out}' first"
         )
-    cases = []
-    with path.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                cases.append(CaseResult.model_validate_json(line))
-            except ValidationError as exc:
-                raise ConfigurationError(
-                    f"{path}:{n}: not a simulation case ({exc.errors()[0]['msg']})"
-                ) from None
-    return cases
+    return read_lines(path, CaseResult.model_validate_json, "simulation case")
 
 
 def build_summary(
-    cases: Sequence[CaseResult], settings: dict[str, Any], elapsed_s: float
+    cases: Sequence[CaseResult],
+    settings: dict[str, Any],
+    elapsed_s: float,
+    records: Sequence[PromptRecord] = (),
 ) -> dict[str, Any]:
-    """``summary.json``: the settings, the figures with baselines and breakdowns, the paper's."""
+    """``summary.json``: the settings, the figures with baselines and breakdowns, the paper's,
+    the three accuracy figures and where text, intent and parse disagree."""
     summary = summarise(cases)
-    return {"settings": settings, "elapsed_s": round(elapsed_s, 3), "paper": PAPER, **summary}
+    return {
+        "settings": settings,
+        "elapsed_s": round(elapsed_s, 3),
+        "paper": PAPER,
+        **summary,
+        "accuracy_sources": three_figures(cases, records),
+        "disagreements": disagreements(cases, records),
+        "log_odds": log_odds(cases),
+    }
 
 
 def _pct(x: float | None) -> str:
@@ -118,6 +139,68 @@ def _group_table(title: str, groups: dict[str, Any]) -> list[str]:
             f"| {_pct(block['always_ready']['accuracy'])} |"
         )
     return rows
+
+
+def _three_figures(summary: dict[str, Any]) -> list[str]:
+    """Parse, decision and end-to-end accuracy, against the run's truth mode."""
+    three = summary.get("accuracy_sources")
+    if three is None:  # a summary written before the figures existed
+        return []
+    truth = summary["settings"].get("truth", "faithful")
+    rows = [
+        "",
+        f"## Where errors come from (truth: `{truth}`)",
+        "",
+        "| figure | correct | of | accuracy |",
+        "|---|---:|---:|---:|",
+    ]
+    for key, label in (
+        ("parse", "parse accuracy (parsed requirement = intended, per prompt)"),
+        ("decision", "decision accuracy given a correct parse (site fed the intent)"),
+        ("end_to_end", "end-to-end accuracy (text -> parse -> decide)"),
+    ):
+        block = three.get(key)
+        if block is None:
+            rows.append(f"| {label} | - | - | not recorded |")
+        else:
+            rows.append(
+                f"| {label} | {block['correct']:,} | {block['total']:,} "
+                f"| {_pct(block['accuracy'])} |"
+            )
+    found = summary.get("disagreements", [])
+    rows += ["", "### Disagreements between prompt text, intent, parse and truths", ""]
+    if not found:
+        rows.append(
+            "None: every text states its intent, every parse equals it, the verdict on the "
+            "parse equals the verdict on the intent, and both truth modes agree."
+        )
+        return rows
+    rows += ["| kind | counted per | count | first example |", "|---|---|---:|---|"]
+    for row in found:
+        first = row["examples"][0] if row["examples"] else {}
+        text = json.dumps(first, sort_keys=True).replace("|", "\\|")
+        rows.append(f"| {row['kind']} | {row['level']} | {row['count']:,} | `{text}` |")
+    rows.append(
+        f"\nAll examples (up to three per kind): `summary.json` -> `disagreements`, "
+        f"and `{DISAGREEMENTS_CSV}`."
+    )
+    return rows
+
+
+def _log_odds_section(summary: dict[str, Any]) -> list[str]:
+    rows = summary.get("log_odds")
+    if rows is None:
+        return []
+    return [
+        "",
+        f"## Figure 5: log-odds of a correct verdict (`{LOG_ODDS_CSV}`, `{LOG_ODDS_PNG}`)",
+        "",
+        "Logistic regression (statsmodels) of a correct end-to-end verdict on the categories "
+        "the prompt asks for and its style (terse is the reference), per archetype and pooled; "
+        "negative: the term makes a correct verdict less likely.",
+        "",
+        *markdown(rows, LOG_ODDS_COLUMNS),
+    ]
 
 
 def _mean_median(stats: dict[str, float] | None, fmt: str) -> tuple[str, str]:
@@ -174,7 +257,8 @@ def render_report(summary: dict[str, Any]) -> str:
         "# Negotiation simulation",
         "",
         f"{st.get('workers')} workers x {st.get('prompts')} prompts, strategy "
-        f"`{st.get('strategy')}`, seed {st.get('seed')}, {summary['elapsed_s']:.1f} s. "
+        f"`{st.get('strategy')}`, truth `{st.get('truth', 'faithful')}`, seed {st.get('seed')}, "
+        f"{summary['elapsed_s']:.1f} s. "
         f"Parser disagreements with the generated requirement: {summary['parse_mismatches']}.",
         "",
         "## Overall, beside the trivial baselines",
@@ -191,6 +275,8 @@ def render_report(summary: dict[str, Any]) -> str:
     ]
     for label, row in zip(conf["labels"], conf["matrix"], strict=True):
         lines.append(f"| {label} | " + " | ".join(f"{v:,}" for v in row) + " |")
+    lines += _three_figures(summary)
+    lines += _log_odds_section(summary)
     lines += _usage_section(summary.get("usage"))
     lines += ["", "## By specificity index", "", *_group_table("SI", summary["by_index"])]
     lines += ["", "## By archetype", "", *_group_table("archetype", summary["by_archetype"])]
@@ -208,7 +294,8 @@ def render_report(summary: dict[str, Any]) -> str:
         f"| false READY | {s['false_ready']:,} | {paper['false_ready']:,} |",
         f"| UNKNOWN | {s['unknown']:,} | {paper['unknown']:,} |",
         "",
-        "Plots: `confusion.png`, `accuracy_by_index.png`, `accuracy_by_tool_score.png`.",
+        "Plots: `confusion.png`, `accuracy_by_index.png`, `accuracy_by_tool_score.png`, "
+        f"`{LOG_ODDS_PNG}`.",
         "",
     ]
     return "\n".join(lines)
@@ -227,10 +314,29 @@ def read_settings(out: Path) -> tuple[dict[str, Any], float]:
         return {}, 0.0
 
 
+def write_disagreements_csv(out: Path, summary: dict[str, Any]) -> Path:
+    """One row per (kind, example), so a spreadsheet shows every example."""
+    path = out / DISAGREEMENTS_CSV
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(("kind", "counted_per", "count", "example"))
+        for row in summary.get("disagreements", []):
+            for example in row["examples"] or [{}]:
+                writer.writerow(
+                    (row["kind"], row["level"], row["count"], json.dumps(example, sort_keys=True))
+                )
+    return path
+
+
 def write_report(out: Path, summary: dict[str, Any]) -> list[Path]:
-    """report.md and the plots; returns the files written."""
-    from secretary_executor.simulation.plots import negotiation_plots
+    """report.md, the disagreement table and the plots; returns the files written."""
+    from secretary_executor.simulation.plots import log_odds_plot, negotiation_plots
 
     path = out / REPORT
     path.write_text(render_report(summary), "utf-8")
-    return [path, *negotiation_plots(out, summary)]
+    written = [path, write_disagreements_csv(out, summary), *negotiation_plots(out, summary)]
+    if "log_odds" in summary:
+        written.append(write_csv(out / LOG_ODDS_CSV, summary["log_odds"], LOG_ODDS_COLUMNS))
+        if (png := log_odds_plot(out / LOG_ODDS_PNG, summary["log_odds"])) is not None:
+            written.append(png)
+    return written

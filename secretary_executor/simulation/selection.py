@@ -14,6 +14,13 @@ first-ready when every candidate is BUSY), UNKNOWN (the strategy could not decid
 no model configured here, so every agentic decision is UNKNOWN and its latency is that of the
 refusal).
 
+Conditions (the paper runs two, and a third as a sanity check):
+
+* ``with-state``: placements change the fleet (free nodes fall, queues grow), as above;
+* ``without-state``: every job sees the same initial state, nothing placed is remembered;
+* ``pressure``: with state, but every queue starts empty, so the growth of the chosen sites'
+  queues over the run is visible (the paper's Figure 7; not used for the other figures).
+
 Reference: for each job, the minimum cost over every compatible site and fitting partition.
 Cost does not depend on load in this model (a queued job pays the same node price), and the
 set of compatible sites never changes as jobs are placed, so the sum of these minima is a
@@ -26,8 +33,9 @@ from __future__ import annotations
 import statistics
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from providers.facts import Partition
 from providers.wire import Metrics, Policy, Proposal, Requirements, Verdict
@@ -38,6 +46,8 @@ from secretary_executor.simulation.pricing import PriceModel
 from secretary_executor.simulation.seeding import stream
 from secretary_executor.simulation.truth import SiteFacts, fits, nodes_for, partitions
 
+Condition = Literal["with-state", "without-state", "pressure"]
+CONDITIONS: tuple[Condition, ...] = ("with-state", "without-state", "pressure")
 BUSY_UTILISATION = 0.95
 WAIT_PER_JOB_S = 900.0
 HOURS = 1.0
@@ -87,6 +97,14 @@ class Decision:
     archetype_reference_usd: float | None = None
     latency_s: float = 0.0
     note: str = ""
+    condition: Condition = "with-state"
+    step: int = 0
+    """Position of the job in this iteration's shuffled order."""
+    queue_after: int | None = None
+    """Queue depth of the chosen partition after the placement (selection pressure)."""
+    free_after: int | None = None
+    queue_totals: dict[str, int] | None = None
+    """``pressure`` run only: queued jobs over every site of each archetype after this decision."""
 
 
 @dataclass
@@ -101,12 +119,24 @@ class SelectionRun:
 class _Fleet:
     """Fleet load during one (strategy, iteration): a fresh copy of the initial state."""
 
-    def __init__(self, workers: dict[str, Worker], facts: dict[str, SiteFacts]) -> None:
+    def __init__(
+        self,
+        workers: dict[str, Worker],
+        facts: dict[str, SiteFacts],
+        *,
+        empty_queues: bool = False,
+        remember: bool = True,
+    ) -> None:
+        self.remember = remember
+        """False: placements are not applied, every job sees the initial state."""
         self.sites = {
             name: _SiteLoad(
                 name,
                 w.archetype,
-                {p.name: _Part(p, p.free_nodes, p.queue_depth) for p in partitions(facts[name])},
+                {
+                    p.name: _Part(p, p.free_nodes, 0 if empty_queues else p.queue_depth)
+                    for p in partitions(facts[name])
+                },
             )
             for name, w in workers.items()
         }
@@ -142,9 +172,19 @@ class _Fleet:
             ),
         )
 
+    def queue_totals(self) -> dict[str, int]:
+        """Queued jobs summed over the sites of each archetype."""
+        totals: dict[str, int] = defaultdict(int)
+        for load in self.sites.values():
+            totals[load.archetype] += sum(p.queue for p in load.parts.values())
+        return dict(totals)
+
     def place(self, site: str, partition: str, nodes: int) -> None:
-        """Exclusive allocation: take the nodes if free, else join the queue."""
+        """Exclusive allocation: take the nodes if free, else join the queue (nothing changes
+        when the fleet does not remember placements)."""
         part = self.sites[site].parts[partition]
+        if not self.remember:
+            return
         if part.free >= nodes:
             part.free -= nodes
         else:
@@ -172,8 +212,12 @@ def run_selection(
     seed: int = 0,
     strategies: tuple[str, ...] = tuple(SELECTORS),
     prices: PriceModel | None = None,
+    condition: Condition = "with-state",
 ) -> SelectionRun:
     """Place every job with every strategy, ``iterations`` times (see the module docstring).
+
+    The shuffles depend on (seed, iteration) only, so every condition and strategy sees the
+    same job order and candidate order.
 
     Postcondition: one decision per (strategy, iteration, job).
     """
@@ -190,22 +234,30 @@ def run_selection(
         rng.shuffle(order)
         shuffled = {j.prompt_id: rng.sample(list(j.candidates), len(j.candidates)) for j in order}
         for name in strategies:
-            fleet = _Fleet(by_name, facts)
+            fleet = _Fleet(
+                by_name,
+                facts,
+                empty_queues=condition == "pressure",
+                remember=condition != "without-state",
+            )
             policy = Policy(algorithm=name, fallback=(), seed=seed * 1000 + it)
-            for job in order:
-                run.decisions.append(
-                    _decide(
-                        name,
-                        it,
-                        job,
-                        shuffled[job.prompt_id],
-                        fleet,
-                        policy,
-                        prices,
-                        reference[job.prompt_id] or 0.0,
-                        facts,
-                    )
+            for step, job in enumerate(order):
+                decision = _decide(
+                    name,
+                    it,
+                    job,
+                    shuffled[job.prompt_id],
+                    fleet,
+                    policy,
+                    prices,
+                    reference[job.prompt_id] or 0.0,
+                    facts,
                 )
+                decision.condition = condition
+                decision.step = step
+                if condition == "pressure":
+                    decision.queue_totals = fleet.queue_totals()
+                run.decisions.append(decision)
     return run
 
 
@@ -250,9 +302,8 @@ def _decide(
     chosen = ranked[0]
     site = fleet.sites[chosen.site]
     partition = chosen.metrics.partition or ""
-    fleet.place(
-        chosen.site, partition, nodes_for(job.requirements.compute, site.parts[partition].spec)
-    )
+    part = site.parts[partition]
+    fleet.place(chosen.site, partition, nodes_for(job.requirements.compute, part.spec))
     same_kind = [s for s in job.candidates if fleet.sites[s].archetype == site.archetype]
     return Decision(
         name,
@@ -266,6 +317,8 @@ def _decide(
         reference_cost_usd=reference,
         archetype_reference_usd=min_cost(job.requirements, same_kind, facts, prices),
         latency_s=latency,
+        queue_after=part.queue,
+        free_after=part.free,
     )
 
 
@@ -275,7 +328,15 @@ def _mean_sd(values: list[float]) -> tuple[float, float]:
     return statistics.fmean(values), statistics.pstdev(values) if len(values) > 1 else 0.0
 
 
-def summarise_selection(run: SelectionRun) -> dict[str, Any]:
+def cei(decision: Decision) -> float | None:
+    """The cost efficiency index of one placed job (None when it was not placed)."""
+    d = decision
+    if d.status != "SELECTED" or not d.cost_usd or d.archetype_reference_usd is None:
+        return None
+    return d.archetype_reference_usd / d.cost_usd
+
+
+def summarise_selection(run: SelectionRun | Sequence[Decision]) -> dict[str, Any]:
     """Per strategy: statuses, fraction scheduled, latency, cost against the reference, CEI.
 
     CEI (cost efficiency index) of a placed job = the cheapest cost of that job among the
@@ -284,7 +345,7 @@ def summarise_selection(run: SelectionRun) -> dict[str, Any]:
     ``cost_vs_reference`` = sum of costs paid / sum of the reference minima of the same jobs.
     """
     by: dict[str, list[Decision]] = defaultdict(list)
-    for d in run.decisions:
+    for d in run.decisions if isinstance(run, SelectionRun) else run:
         by[d.strategy].append(d)
     out: dict[str, Any] = {}
     for name, decisions in by.items():
@@ -292,10 +353,10 @@ def summarise_selection(run: SelectionRun) -> dict[str, Any]:
         lat_mean, lat_sd = _mean_sd([d.latency_s for d in decisions])
         paid = sum(d.cost_usd or 0.0 for d in selected)
         ref = sum(d.reference_cost_usd for d in selected)
-        cei: dict[str, list[float]] = defaultdict(list)
+        ceis: dict[str, list[float]] = defaultdict(list)
         for d in selected:
-            if d.cost_usd and d.archetype_reference_usd is not None and d.archetype:
-                cei[d.archetype].append(d.archetype_reference_usd / d.cost_usd)
+            if (value := cei(d)) is not None and d.archetype:
+                ceis[d.archetype].append(value)
         out[name] = {
             "decisions": len(decisions),
             "selected": len(selected),
@@ -307,7 +368,7 @@ def summarise_selection(run: SelectionRun) -> dict[str, Any]:
             "cost_paid_usd": round(paid, 4),
             "reference_cost_usd": round(ref, 4),
             "cost_vs_reference": paid / ref if ref else None,
-            "cei_by_archetype": {k: statistics.fmean(v) for k, v in sorted(cei.items())},
+            "cei_by_archetype": {k: statistics.fmean(v) for k, v in sorted(ceis.items())},
             "placements_by_archetype": {
                 k: sum(d.archetype == k for d in selected) for k in ("hpc", "cloud", "standalone")
             },

@@ -84,6 +84,7 @@ def test_negotiate_report_and_select_on_a_small_fleet(tmp_path, home):
         "seed": 2,
         "strategy": "rules",
         "transport": "in-process",
+        "truth": "independent",
     }
     lines = (run_dir / "results.jsonl").read_text().splitlines()
     assert len(lines) == 100
@@ -109,6 +110,11 @@ def test_negotiate_report_and_select_on_a_small_fleet(tmp_path, home):
         == selection["strategies"]["agentic"]["decisions"]
     )
     assert (sel_dir / "selection.md").exists()
+    (sel_dir / "fig8_agreement.csv").unlink()
+    done = sim("report", str(sel_dir), home=home)
+    assert done.returncode == 0, done.stderr
+    assert (sel_dir / "fig8_agreement.csv").is_file()
+    assert "Selection:" in done.stdout
 
 
 @pytest.mark.parametrize(
@@ -119,6 +125,7 @@ def test_negotiate_report_and_select_on_a_small_fleet(tmp_path, home):
         (("--transport", "mcp", "--mcp-processes", "0"), "--mcp-processes must be at least 1"),
         (("--strategy", "agentic"), "unknown strategy 'agentic'"),
         (("--workers", "0"), "--workers must be at least 1"),
+        (("--truth", "oracle"), "unknown truth 'oracle'; choose independent or faithful"),
     ],
 )
 def test_bad_options_get_a_one_line_error(tmp_path, capsys, args, message):
