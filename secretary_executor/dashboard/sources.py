@@ -20,6 +20,7 @@ from endpoint_plugins.secretary import SiteDescription
 from providers.errors import ProviderError
 from providers.wire import JobOutput
 from secretary_executor.errors import SecretaryError
+from secretary_executor.hub.registry import WorkerState
 from secretary_executor.ledger import Ledger
 
 if TYPE_CHECKING:
@@ -141,7 +142,7 @@ class HubSource(DashboardSource):
         return [
             LiveSite(
                 name=s.name,
-                up=s.state.value == "UP",
+                up=s.state is WorkerState.UP,
                 worker=s.worker,
                 seconds_since_heartbeat=heard.get(s.worker) if s.worker else None,
             )

@@ -198,7 +198,6 @@ def test_api_needs_a_client_token_in_the_header(world, path) -> None:
 
 def test_a_worker_credential_cannot_read_the_dashboard(world) -> None:
     w = world["world"]
-    w.hub.registry.allow_insecure_http = True
     credential = w.hub.registry.register("w1", "http://127.0.0.1:9/mcp", ["remote-site"], None)
     try:
         assert run(w.get("/dashboard/api/fleet", token=credential)).status_code == 401
@@ -405,3 +404,17 @@ def test_timeline_gives_each_job_a_row_cut_at_its_state_changes() -> None:
     assert float(queued.get("width")) == pytest.approx(760 / 2, abs=0.1)  # half the span
     assert float(running.get("x")) + float(running.get("width")) == pytest.approx(160 + 760)
     assert [t.text for t in root.iter(f"{ns}text")].count("a") == 1  # the site labelled once
+
+
+def test_a_hub_without_tokens_leaves_the_dashboard_open_on_loopback_only() -> None:
+    hub = Hub(HubConfig.model_validate({"fleet": "demo", "ledger": ":memory:"}))
+    assert hub.verifier is None  # loopback and no token file: the MCP endpoint is open too
+
+    async def go() -> tuple[int, int]:
+        transport = httpx2.ASGITransport(app=hub.http_app())
+        async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
+            fleet = await c.get("/dashboard/api/fleet")
+            foreign = await c.get("/dashboard/api/fleet", headers={"Host": "evil.example"})
+        return fleet.status_code, foreign.status_code
+
+    assert run(go()) == (200, 400)
