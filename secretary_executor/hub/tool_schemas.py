@@ -16,6 +16,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, Field, WithJsonSchema
 
 from providers.wire import Policy, Requirements
+from secretary_executor.hub.views import DETAIL_LEVELS, Detail
 
 
 def _inline(node: Any, defs: dict[str, Any], depth: int = 0) -> Any:
@@ -67,9 +68,7 @@ PolicyArg = Annotated[
 ]
 """The ``policy`` parameter of ``negotiate_job``."""
 
-RequestIdArg = Annotated[
-    str, Field(description="`request.request_id` from negotiate_job's result.")
-]
+RequestIdArg = Annotated[str, Field(description="`request_id` from negotiate_job's result.")]
 AlgorithmArg = Annotated[
     str | None,
     Field(
@@ -79,3 +78,21 @@ AlgorithmArg = Annotated[
     ),
 ]
 JobIdArg = Annotated[str, Field(description="`job_id` from dispatch_job's receipt.")]
+
+DetailArg = Annotated[
+    str,
+    WithJsonSchema(
+        {
+            "type": "string",
+            "enum": list(DETAIL_LEVELS),
+            "default": Detail.SUMMARY.value,
+            "description": "How much to return: `summary` (per site the verdict, a short "
+            "reason, start, cost, free nodes), `checks` (plus each requirement's check) or "
+            "`evidence` (everything, with the tool calls behind each check).",
+        }
+    ),
+    Field(default=Detail.SUMMARY.value),
+]
+"""The ``detail`` parameter of the tools whose full answer is large. A plain string for the SDK,
+so that the hub itself refuses an unknown level with an invalid-params error naming the valid
+ones (see :func:`~secretary_executor.hub.views.detail_level`)."""

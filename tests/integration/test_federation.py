@@ -82,7 +82,7 @@ def test_negotiate_select_dispatch_and_follow_events(fed: Federation) -> None:
             proposals = r.structured_content["proposals"]
             out["verdicts"] = {p["site"]: p["verdict"] for p in proposals}
             out["reasons"] = {p["site"]: p["reason"] for p in proposals}
-            rid = r.structured_content["request"]["request_id"]
+            rid = r.structured_content["request_id"]
             r = await c.call_tool(
                 "select_proposal", {"request_id": rid, "algorithm": "first-ready"}
             )
