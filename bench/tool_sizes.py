@@ -2,11 +2,12 @@
 
 A hub serves the six simulated sites of the demo fleet (``local`` is left out: its manifest
 depends on the machine), in process, through the official MCP client. For ``negotiate_job``
-(six sites) and ``describe_site`` (each of the six sites) it prints the size of the structured
-content (compact JSON) and of the text block, for each level, and, as "before", the full
-result as these tools returned it until they took ``detail`` (the structured content plus the
-same data as indented JSON text), read back from the ``requests://`` and ``sites://``
-resources, which still hold it.
+(six sites), ``select_proposal`` (``min-cost`` over that negotiation) and ``describe_site``
+(each of the six sites, summed) it prints the size of the structured content (compact JSON)
+and of the text block at each level, and, as "before", the full result as these tools
+returned it until they took ``detail``: the structured content plus the same data again as
+indented JSON text, read back from the ``requests://`` and ``sites://`` resources, which
+still hold it.
 
     .venv/bin/python bench/tool_sizes.py
     .venv/bin/python bench/tool_sizes.py --text "16 cores for 2 hours with lammps"
@@ -54,6 +55,16 @@ async def measure(request: str) -> list[tuple[str, str, int, int]]:
                 rows.append(("negotiate_job", level, *_sizes(r)))
             full = await c.read_resource(f"requests://{rid}")
             rows.insert(0, ("negotiate_job", "before", *_before(full.contents[0].text)))
+            selection: list[tuple[str, str, int, int]] = []
+            for level in DETAIL_LEVELS:
+                args = {"request_id": rid, "algorithm": "min-cost", "detail": level}
+                r = await c.call_tool("select_proposal", args)
+                selection.append(("select_proposal", level, *_sizes(r)))
+            # The selection has no resource: before, it was the evidence level without the
+            # level's name, sent twice (structured, and as indented JSON text).
+            whole = {k: v for k, v in r.structured_content.items() if k != "detail"}
+            rows.append(("select_proposal", "before", *_before(json.dumps(whole, indent=2))))
+            rows += selection
             totals: dict[str, list[int]] = {}
             for site in SITES:
                 full = await c.read_resource(f"sites://{site}")

@@ -90,7 +90,7 @@ from secretary_executor.hub.registry import (
     Registry,
     WorkerState,
 )
-from secretary_executor.hub.summaries import negotiation_text, site_text
+from secretary_executor.hub.summaries import negotiation_text, selection_text, site_text
 from secretary_executor.hub.tool_schemas import (
     AlgorithmArg,
     DetailArg,
@@ -101,13 +101,15 @@ from secretary_executor.hub.tool_schemas import (
 )
 from secretary_executor.hub.views import (
     NegotiationView,
+    SelectionView,
     SiteView,
     detail_level,
     negotiation_view,
+    selection_view,
     site_view,
 )
 from secretary_executor.ledger import Ledger
-from secretary_executor.select.registry import SelectionOutcome, list_selectors
+from secretary_executor.select.registry import list_selectors
 from secretary_executor.sites.base import Site
 from secretary_executor.sites.fleet import load_fleet
 from secretary_executor.sites.mcp import McpTransport
@@ -338,11 +340,19 @@ class Hub:
         @mcp.tool(annotations=READS_HERE)
         @_as_tool_error
         async def select_proposal(
-            request_id: RequestIdArg, algorithm: AlgorithmArg = None
-        ) -> SelectionOutcome:
-            """Choose among a negotiation's proposals (algorithm: see list_selection_algorithms)."""
+            request_id: RequestIdArg, algorithm: AlgorithmArg = None, detail: DetailArg = "summary"
+        ) -> Annotated[CallToolResult, SelectionView]:
+            """Choose among a negotiation's proposals (algorithm: see list_selection_algorithms).
+
+            `detail` cuts the chosen proposal as negotiate_job's `detail` cuts each proposal.
+            """
             self._require(CLIENT)
-            return broker.select(self._result(request_id), algorithm)
+            level = detail_level(detail)
+            outcome = broker.select(self._result(request_id), algorithm)
+            return CallToolResult(
+                content=[TextContent(type="text", text=selection_text(outcome, request_id, level))],
+                structured_content=selection_view(outcome, level),
+            )
 
         @mcp.tool(annotations=STARTS_WORK)
         @_as_tool_error

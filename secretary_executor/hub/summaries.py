@@ -14,6 +14,7 @@ from providers.wire import CheckStatus, Proposal
 from secretary_executor.broker import NegotiationResult
 from secretary_executor.hub.views import Detail
 from secretary_executor.proposal_text import number_text, short_reason, start_text
+from secretary_executor.select.registry import SelectionOutcome
 
 _MARK = {
     CheckStatus.SATISFIED: "ok",
@@ -61,14 +62,29 @@ def negotiation_text(result: NegotiationResult, detail: Detail) -> str:
         for p in result.proposals:
             if p.checks:
                 lines.append(f"checks at {p.site}:")
-                lines += [
-                    f"  [{_MARK[c.status]}] {c.requirement}" + (f": {c.detail}" if c.detail else "")
-                    for c in p.checks
-                ]
+                lines += _check_lines(p)
     lines.append(
         f'next: select_proposal or dispatch_job with request_id "{rid}"; '
         + _more(detail, "each requirement's check", f"requests://{rid}")
     )
+    return "\n".join(lines)
+
+
+def selection_text(outcome: SelectionOutcome, request_id: str, detail: Detail) -> str:
+    """What ``select_proposal`` says in words: the choice, the order, and why others were not."""
+    chosen = outcome.chosen
+    if chosen is None:
+        lines = [f"{outcome.algorithm}: no site chosen"]
+    else:
+        lines = [f"{outcome.algorithm} chose {chosen.site}:"]
+        lines += _table([("verdict", "start", "cost", "free", "reason"), _proposal_row(chosen)[1:]])
+        if detail is not Detail.SUMMARY:
+            lines += _check_lines(chosen)
+    if outcome.ranked:
+        lines.append("ranked: " + ", ".join(outcome.ranked))
+    lines += [f"note: {n}" for n in outcome.notes]
+    if chosen is not None:
+        lines.append(f'next: dispatch_job with request_id "{request_id}"')
     return "\n".join(lines)
 
 
@@ -98,6 +114,13 @@ def site_text(site: SiteDescription, detail: Detail) -> str:
         lines += [f"  {t.name} [{t.kind.value}]: {_first_line(t.description)}" for t in site.tools]
     lines.append(_more(detail, "probe facts and tool descriptions", f"sites://{site.name}"))
     return "\n".join(lines)
+
+
+def _check_lines(p: Proposal) -> list[str]:
+    return [
+        f"  [{_MARK[c.status]}] {c.requirement}" + (f": {c.detail}" if c.detail else "")
+        for c in p.checks
+    ]
 
 
 def _more(detail: Detail, checks_gives: str, resource: str) -> str:

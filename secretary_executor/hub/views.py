@@ -1,5 +1,5 @@
-"""How much of a negotiation or a site manifest a hub tool returns: ``summary``, ``checks`` or
-``evidence``.
+"""How much of a negotiation, a selection or a site manifest a hub tool returns:
+``summary``, ``checks`` or ``evidence``.
 
 A negotiation of six sites with every tool call behind every check is tens of kilobytes; an
 agent that only needs to pick a site pays for all of it in its context. So the hub's tools
@@ -27,6 +27,7 @@ from providers.wire import JobRequest, Proposal, Verdict
 from providers.wire.common import Category, WireModel
 from secretary_executor.broker import NegotiationResult
 from secretary_executor.proposal_text import short_reason
+from secretary_executor.select.registry import SelectionOutcome
 
 
 class Detail(StrEnum):
@@ -116,6 +117,27 @@ def negotiation_view(result: NegotiationResult, detail: Detail) -> dict[str, Any
     }
     if detail is Detail.EVIDENCE:
         out["request"] = result.request.model_dump(mode="json")
+    return out
+
+
+class SelectionView(WireModel):
+    """``select_proposal``'s result at one level of detail: ``chosen`` is cut as a proposal of
+    ``negotiate_job`` is at the same level."""
+
+    detail: Detail
+    chosen: Proposal | None
+    algorithm: str
+    ranked: tuple[str, ...] = ()
+    """The algorithm's full order of site names, which dispatch walks for failover."""
+    notes: tuple[str, ...] = ()
+
+
+def selection_view(outcome: SelectionOutcome, detail: Detail) -> dict[str, Any]:
+    """``outcome`` as ``select_proposal``'s structured content at ``detail``."""
+    out = outcome.model_dump(mode="json")
+    out["detail"] = detail.value
+    if outcome.chosen is not None:
+        out["chosen"] = proposal_view(outcome.chosen, detail)
     return out
 
 

@@ -27,6 +27,7 @@ REQUEST = "16 cores for 2 hours with lammps"
 DETAIL_TOOLS = {
     "negotiate_job": {"text": REQUEST, "sites": SITES},
     "describe_site": {"name": "hpc-campus"},
+    "select_proposal": {"request_id": "from-the-negotiation", "algorithm": "min-cost"},
 }
 
 
@@ -52,13 +53,16 @@ async def _calls() -> dict[str, Any]:
     try:
         async with Client(hub.mcp) as c:
             out["tools"] = {t.name: t for t in (await c.list_tools()).tools}
+            rid = ""
             for tool, args in DETAIL_TOOLS.items():
+                if tool == "select_proposal":
+                    args = {**args, "request_id": rid}
                 r = await c.call_tool(tool, args)
                 out["levels"][(tool, "default")] = r
                 for level in LEVELS:
                     r = await c.call_tool(tool, {**args, "detail": level})
                     out["levels"][(tool, level)] = r
-            rid = out["levels"][("negotiate_job", "evidence")].structured_content["request_id"]
+                rid = rid or r.structured_content["request_id"]
             res = await c.read_resource(f"requests://{rid}")
             out["request_resource"] = json.loads(res.contents[0].text)
             res = await c.read_resource("sites://hpc-campus")
@@ -130,6 +134,19 @@ def test_evidence_is_everything_the_resource_holds(calls) -> None:
     assert {k: site[k] for k in manifest} == manifest
 
 
+def test_the_chosen_proposal_is_cut_like_a_negotiated_one(calls) -> None:
+    at = {lvl: calls["levels"][("select_proposal", lvl)].structured_content for lvl in LEVELS}
+    assert set(at["summary"]["chosen"]) == {"site", "verdict", "reason", "metrics"}
+    assert (
+        at["checks"]["chosen"]["checks"] and "evidence" not in at["checks"]["chosen"]["checks"][0]
+    )
+    assert at["evidence"]["chosen"]["checks"][0]["evidence"]
+    assert _size(at["summary"]) < _size(at["checks"]) < _size(at["evidence"])
+    assert all(at[lvl]["ranked"] == at["evidence"]["ranked"] for lvl in LEVELS)
+    text = calls["levels"][("select_proposal", "summary")].content[0].text
+    assert text.startswith(f"min-cost chose {at['summary']['chosen']['site']}")
+
+
 def test_site_levels_shrink(calls) -> None:
     at = {lvl: calls["levels"][("describe_site", lvl)].structured_content for lvl in LEVELS}
     assert _size(at["summary"]) < _size(at["checks"]) < _size(at["evidence"])
@@ -148,7 +165,7 @@ def test_the_text_is_a_short_human_summary(calls, tool) -> None:
         with pytest.raises(json.JSONDecodeError):
             json.loads(text)
         assert len(text) < _size(r.structured_content) or level == "summary"
-        assert "detail=" in text or level == "evidence"
+        assert "detail=" in text or level == "evidence" or tool == "select_proposal"
     summary = calls["levels"][(tool, "summary")].content[0].text
     assert len(summary.splitlines()) <= len(SITES) + 5
     assert len(summary) < 1500
