@@ -98,6 +98,7 @@ from secretary_executor.hub.tool_schemas import (
     PolicyArg,
     RequestIdArg,
     RequirementsArg,
+    SiteDetailArg,
 )
 from secretary_executor.hub.views import (
     NegotiationView,
@@ -449,14 +450,9 @@ class Hub:
         @_as_tool_error
         async def describe_site(
             name: Annotated[str, Field(description="A site name from list_sites.")],
-            detail: DetailArg = "summary",
+            detail: SiteDetailArg = "summary",
         ) -> Annotated[CallToolResult, SiteView]:
-            """A site's providers, facts and tools (its manifest).
-
-            `detail`: `summary` (default: the providers found and the tools' names), `checks`
-            (plus each probe's facts and each tool's description) or `evidence` (the whole
-            manifest, with tool schemas); sites://{name} has everything.
-            """
+            """A site's providers, facts and tools (its manifest); sites://{name} has everything."""
             self._require(CLIENT)
             level = detail_level(detail)
             site = await self._describe(name)

@@ -79,20 +79,41 @@ AlgorithmArg = Annotated[
 ]
 JobIdArg = Annotated[str, Field(description="`job_id` from dispatch_job's receipt.")]
 
+
+def _detail_schema(description: str) -> dict[str, Any]:
+    return {
+        "type": "string",
+        "enum": list(DETAIL_LEVELS),
+        "default": Detail.SUMMARY.value,
+        "description": description,
+    }
+
+
+# A ``detail`` parameter is a plain string for the SDK, shown to agents as an enum, so that the
+# hub itself refuses an unknown level with an invalid-params error naming the valid ones (see
+# :func:`~secretary_executor.hub.views.detail_level`) instead of a generic validation failure.
 DetailArg = Annotated[
     str,
     WithJsonSchema(
-        {
-            "type": "string",
-            "enum": list(DETAIL_LEVELS),
-            "default": Detail.SUMMARY.value,
-            "description": "How much to return: `summary` (per site the verdict, a short "
-            "reason, start, cost, free nodes), `checks` (plus each requirement's check) or "
-            "`evidence` (everything, with the tool calls behind each check).",
-        }
+        _detail_schema(
+            "How much to return: `summary` (per site the verdict, a short reason, start, cost, "
+            "free nodes), `checks` (plus each requirement's check) or `evidence` (everything, "
+            "with the tool calls behind each check)."
+        )
     ),
     Field(default=Detail.SUMMARY.value),
 ]
-"""The ``detail`` parameter of the tools whose full answer is large. A plain string for the SDK,
-so that the hub itself refuses an unknown level with an invalid-params error naming the valid
-ones (see :func:`~secretary_executor.hub.views.detail_level`)."""
+"""The ``detail`` parameter of ``negotiate_job`` and ``select_proposal``."""
+
+SiteDetailArg = Annotated[
+    str,
+    WithJsonSchema(
+        _detail_schema(
+            "How much to return: `summary` (the providers found and the tools' names), `checks` "
+            "(plus each probe's facts and each tool's description) or `evidence` (the whole "
+            "manifest, with tool schemas)."
+        )
+    ),
+    Field(default=Detail.SUMMARY.value),
+]
+"""The ``detail`` parameter of ``describe_site``."""
