@@ -200,3 +200,19 @@ def test_an_unknown_level_is_invalid_params_naming_the_levels(tool) -> None:
     assert error.error.code == INVALID_PARAMS
     assert "'everything'" in error.error.message
     assert "summary, checks, evidence" in error.error.message
+
+
+def test_an_unknown_request_resource_says_where_ids_come_from() -> None:
+    async def go() -> Exception:
+        hub = _hub()
+        try:
+            async with Client(hub.mcp) as c:
+                try:
+                    await c.read_resource("requests://no-such-request")
+                except MCPError as exc:
+                    return exc
+                raise AssertionError("an unknown request was read")
+        finally:
+            await hub.broker.close()
+
+    assert "call negotiate_job first" in str(asyncio.run(go()))
