@@ -18,6 +18,7 @@ BENCHMARKS = [
     ("fanout.py", ["--sizes", "10,100"]),
     ("parsl_overhead.py", ["--tasks", "2000"]),
     ("placement.py", []),
+    ("tool_sizes.py", []),
 ]
 
 
