@@ -135,7 +135,7 @@ def run_job(cluster: Cluster, i: int, deadline: float) -> Outcome:
             if not ok:
                 time.sleep(0.3)
                 continue
-            out.request_id = res["request"]["request_id"]
+            out.request_id = res["request_id"]
         ok, res = cluster.call(
             "dispatch_job", {"request_id": out.request_id, "idempotency_key": key}
         )

@@ -19,6 +19,7 @@ BENCHMARKS = [
     ("parsl_overhead.py", ["--tasks", "2000"]),
     ("placement.py", []),
     ("dashboard.py", ["--no-browser"]),
+    ("tool_sizes.py", []),
 ]
 
 

@@ -42,7 +42,7 @@ from secretary_executor.errors import (
 )
 from secretary_executor.ledger import JobRecord, Ledger
 from secretary_executor.select.registry import SelectionOutcome, get_selector, select_with_fallback
-from secretary_executor.sites.fleet import Fleet
+from secretary_executor.sites.fleet import Fleet, OnAnswer
 
 _VERDICT_ORDER = [
     Verdict.READY,
@@ -132,16 +132,21 @@ class Broker:
     # -- stages 2-3: fan-out and negotiation -----------------------------------------------
 
     async def negotiate(
-        self, request: JobRequest, *, only: Sequence[str] | None = None
+        self,
+        request: JobRequest,
+        *,
+        only: Sequence[str] | None = None,
+        on_answer: OnAnswer | None = None,
     ) -> NegotiationResult:
-        """Ask every site concurrently and record the proposals."""
+        """Ask every site concurrently and record the proposals (``on_answer`` is told them as
+        they arrive, e.g. to report progress)."""
         requirements = request.requirements or parse_requirements(request.text)
         if request.requirements is None:
             request = request.model_copy(update={"requirements": requirements})
         self.ledger.record_request(request)
         start = time.perf_counter()
         proposals = await self.fleet.negotiate(
-            requirements, request_id=request.request_id, only=only
+            requirements, request_id=request.request_id, only=only, on_answer=on_answer
         )
         self.ledger.record_proposals(request.request_id, proposals)
         return NegotiationResult(

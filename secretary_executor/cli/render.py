@@ -9,6 +9,9 @@ from rich.table import Table
 
 from providers.wire import CheckStatus, JobState, Proposal, Verdict
 from secretary_executor.ledger import JobEvent, JobRecord
+from secretary_executor.proposal_text import number_text as _num
+from secretary_executor.proposal_text import short_reason as short_reason
+from secretary_executor.proposal_text import start_text as _start
 
 REPORT_WIDTH = 140
 """Width of tables written to a pipe or a CI log (rich would assume 80 and fold every cell)."""
@@ -42,39 +45,6 @@ STATE_STYLE = {
     JobState.CANCELLED: "yellow",
     JobState.RUNNING: "cyan",
 }
-
-
-def _num(value: float | int | None, fmt: str = "{:,}") -> str:
-    return "-" if value is None else fmt.format(value)
-
-
-def _start(seconds: float | None) -> str:
-    if seconds is None:
-        return "-"
-    if seconds < 1:
-        return "now"
-    if seconds < 3600:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
-
-
-def short_reason(proposal: Proposal, limit: int = 70) -> str:
-    """A reason that fits a table cell: what failed or why it waits; the full text is in --json."""
-    if proposal.verdict is Verdict.READY:
-        return "all requirements met"
-    if proposal.verdict is Verdict.INCOMPATIBLE:
-        failing = [c.requirement for c in proposal.failing_checks()]
-        text = "fails " + "; ".join(failing) if failing else proposal.reason
-    elif proposal.verdict is Verdict.BUSY:
-        m = proposal.metrics
-        text = f"no free nodes now: ~{_start(m.estimated_start_s)} wait"
-        if m.queue_depth is not None:
-            text += f", {m.queue_depth} jobs queued"
-    elif proposal.verdict is Verdict.NEEDS_INFORMATION:
-        text = "add " + (proposal.missing[0] if proposal.missing else "more detail")
-    else:
-        text = proposal.reason
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def proposals_table(proposals: Sequence[Proposal], *, chosen: str | None = None) -> Table:

@@ -32,7 +32,7 @@ from endpoint_plugins.mcp_batch import MAX_BATCH_SITES
 from endpoint_plugins.secretary import unreachable
 from providers.wire import Proposal, Requirements
 from secretary_executor.sites.base import Site
-from secretary_executor.sites.fleet import Fleet
+from secretary_executor.sites.fleet import Fleet, OnAnswer
 from secretary_executor.sites.mcp import negotiate_batch
 
 
@@ -61,14 +61,25 @@ class FanOut(BaseModel):
         )
 
     async def run(
-        self, sites: Sequence[Site], requirements: Requirements, request_id: str
+        self,
+        sites: Sequence[Site],
+        requirements: Requirements,
+        request_id: str,
+        on_answer: OnAnswer | None = None,
     ) -> list[Proposal]:
-        """One proposal per site, in order (UNREACHABLE for a silent or failing site)."""
+        """One proposal per site, in order (UNREACHABLE for a silent or failing site);
+        ``on_answer`` is told each call's proposals as the call returns."""
 
         async def ask(group: list[Site], at_once: int) -> list[Proposal]:
             if len(group) == 1:
-                return [await group[0].negotiate(requirements, request_id=request_id)]
-            return await negotiate_batch(group, requirements, request_id, concurrency=at_once)
+                answers = [await group[0].negotiate(requirements, request_id=request_id)]
+            else:
+                answers = await negotiate_batch(
+                    group, requirements, request_id, concurrency=at_once
+                )
+            if on_answer is not None:
+                await on_answer(answers)
+            return answers
 
         if self.mode == "serial":
             return [(await ask([s], 1))[0] for s in sites]
@@ -191,13 +202,19 @@ class FederatedFleet(Fleet):
         *,
         request_id: str = "",
         only: Iterable[str] | None = None,
+        on_answer: OnAnswer | None = None,
     ) -> list[Proposal]:
-        """As :meth:`Fleet.negotiate`, with the fan-out policy and DOWN sites skipped."""
+        """As :meth:`Fleet.negotiate`, with the fan-out policy and DOWN sites skipped (they
+        are told to ``on_answer`` first: their answer is known without a call)."""
         targets = self.sites if only is None else [self.get(n) for n in only]
         live = [s for s in targets if not self.is_down(s.name)]
-        answers = {p.site: p for p in await self.fanout.run(live, requirements, request_id)}
-        return [
-            answers.get(s.name)
-            or unreachable(s.name, request_id, "worker missed its heartbeats (marked down)")
+        down = {
+            s.name: unreachable(s.name, request_id, "worker missed its heartbeats (marked down)")
             for s in targets
-        ]
+            if self.is_down(s.name)
+        }
+        if down and on_answer is not None:
+            await on_answer(list(down.values()))
+        found = await self.fanout.run(live, requirements, request_id, on_answer)
+        answers = {**down, **{p.site: p for p in found}}
+        return [answers[s.name] for s in targets]

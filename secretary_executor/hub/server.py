@@ -22,10 +22,11 @@ from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, TypeVar, cast
 
 from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp.shared.exceptions import MCPError
-from mcp.types import INVALID_PARAMS
+from mcp.types import INVALID_PARAMS, CallToolResult, TextContent
 from mcp.types import Tool as MCPTool
 from pydantic import Field
 from starlette.applications import Starlette
@@ -83,6 +84,7 @@ from secretary_executor.hub.fanout import FederatedFleet
 from secretary_executor.hub.forward import FleetBackend
 from secretary_executor.hub.join_tokens import JoinTokens, load_join_tokens
 from secretary_executor.hub.models import PROMPTS, Algorithms, FleetStatus, SiteEntry
+from secretary_executor.hub.progress import FanOutProgress
 from secretary_executor.hub.registry import (
     HeartbeatAck,
     RegistrationError,
@@ -90,15 +92,27 @@ from secretary_executor.hub.registry import (
     Registry,
     WorkerState,
 )
+from secretary_executor.hub.summaries import negotiation_text, selection_text, site_text
 from secretary_executor.hub.tool_schemas import (
     AlgorithmArg,
+    DetailArg,
     JobIdArg,
     PolicyArg,
     RequestIdArg,
     RequirementsArg,
+    SiteDetailArg,
+)
+from secretary_executor.hub.views import (
+    NegotiationView,
+    SelectionView,
+    SiteView,
+    detail_level,
+    negotiation_view,
+    selection_view,
+    site_view,
 )
 from secretary_executor.ledger import Ledger
-from secretary_executor.select.registry import SelectionOutcome, list_selectors
+from secretary_executor.select.registry import list_selectors
 from secretary_executor.sites.base import Site
 from secretary_executor.sites.fleet import load_fleet
 from secretary_executor.sites.mcp import McpTransport
@@ -301,31 +315,49 @@ class Hub:
                 list[str] | None,
                 Field(description="Ask only these sites (names from list_sites); default all."),
             ] = None,
-        ) -> NegotiationResult:
-            """Ask every site (or `sites`) whether it can run the request; returns all proposals.
+            detail: DetailArg = "summary",
+            ctx: Context | None = None,
+        ) -> Annotated[CallToolResult, NegotiationView]:
+            """Ask every site (or `sites`) whether it can run the request; one proposal per site.
 
             Give `text` or structured `requirements` (or both: the structured fields win). Next:
-            select_proposal, then dispatch_job with the returned `request.request_id`.
+            select_proposal, then dispatch_job with the returned `request_id`. `detail` says how
+            much comes back (default `summary`); requests://{request_id} has everything. With a
+            progress token, each site's answer is reported as it arrives.
             """
             self._require(CLIENT)
+            level = detail_level(detail)
             try:
                 reqs = validate_user_input(Requirements, requirements) if requirements else None
                 pol = Policy.model_validate(policy) if policy else None
                 request = broker.prepare(text, requirements=reqs, command=command or (), policy=pol)
             except ValueError as exc:
                 raise HubToolError(f"bad request: {exc}") from None
-            result = await broker.negotiate(request, only=sites)
+            total = len(sites) if sites is not None else len(self.fleet.names)
+            progress = FanOutProgress(ctx, total) if ctx is not None else None
+            result = await broker.negotiate(request, only=sites, on_answer=progress)
             self._remember(result)
-            return result
+            return CallToolResult(
+                content=[TextContent(type="text", text=negotiation_text(result, level))],
+                structured_content=negotiation_view(result, level),
+            )
 
         @mcp.tool(annotations=READS_HERE)
         @_as_tool_error
         async def select_proposal(
-            request_id: RequestIdArg, algorithm: AlgorithmArg = None
-        ) -> SelectionOutcome:
-            """Choose among a negotiation's proposals (algorithm: see list_selection_algorithms)."""
+            request_id: RequestIdArg, algorithm: AlgorithmArg = None, detail: DetailArg = "summary"
+        ) -> Annotated[CallToolResult, SelectionView]:
+            """Choose among a negotiation's proposals (algorithm: see list_selection_algorithms).
+
+            `detail` cuts the chosen proposal as negotiate_job's `detail` cuts each proposal.
+            """
             self._require(CLIENT)
-            return broker.select(self._result(request_id), algorithm)
+            level = detail_level(detail)
+            outcome = broker.select(self._result(request_id), algorithm)
+            return CallToolResult(
+                content=[TextContent(type="text", text=selection_text(outcome, request_id, level))],
+                structured_content=selection_view(outcome, level),
+            )
 
         @mcp.tool(annotations=STARTS_WORK)
         @_as_tool_error
@@ -422,10 +454,16 @@ class Hub:
         @_as_tool_error
         async def describe_site(
             name: Annotated[str, Field(description="A site name from list_sites.")],
-        ) -> SiteDescription:
-            """A site's providers, facts and tools (its manifest)."""
+            detail: SiteDetailArg = "summary",
+        ) -> Annotated[CallToolResult, SiteView]:
+            """A site's providers, facts and tools (its manifest); sites://{name} has everything."""
             self._require(CLIENT)
-            return await self._describe(name)
+            level = detail_level(detail)
+            site = await self._describe(name)
+            return CallToolResult(
+                content=[TextContent(type="text", text=site_text(site, level))],
+                structured_content=site_view(site, level),
+            )
 
         @mcp.tool(annotations=READS_HERE)
         @_as_tool_error
@@ -576,6 +614,13 @@ class Hub:
             """A site's manifest: providers, facts and tools."""
             self._require(CLIENT)  # the same scope as the client tools
             return (await self._describe(name)).model_dump_json(indent=2)
+
+        @mcp.resource("requests://{request_id}", mime_type="application/json")
+        @_as_resource_error
+        async def negotiation(request_id: str) -> str:
+            """A negotiation in full: the request and every proposal, with its evidence."""
+            self._require(CLIENT)  # the same scope as the client tools
+            return self._result(request_id).model_dump_json(indent=2)
 
         @mcp.resource("jobs://{job_id}", mime_type="application/json")
         @_as_resource_error

@@ -16,6 +16,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, Field, WithJsonSchema
 
 from providers.wire import Policy, Requirements
+from secretary_executor.hub.views import DETAIL_LEVELS, Detail
 
 
 def _inline(node: Any, defs: dict[str, Any], depth: int = 0) -> Any:
@@ -67,9 +68,7 @@ PolicyArg = Annotated[
 ]
 """The ``policy`` parameter of ``negotiate_job``."""
 
-RequestIdArg = Annotated[
-    str, Field(description="`request.request_id` from negotiate_job's result.")
-]
+RequestIdArg = Annotated[str, Field(description="`request_id` from negotiate_job's result.")]
 AlgorithmArg = Annotated[
     str | None,
     Field(
@@ -79,3 +78,42 @@ AlgorithmArg = Annotated[
     ),
 ]
 JobIdArg = Annotated[str, Field(description="`job_id` from dispatch_job's receipt.")]
+
+
+def _detail_schema(description: str) -> dict[str, Any]:
+    return {
+        "type": "string",
+        "enum": list(DETAIL_LEVELS),
+        "default": Detail.SUMMARY.value,
+        "description": description,
+    }
+
+
+# A ``detail`` parameter is a plain string for the SDK, shown to agents as an enum, so that the
+# hub itself refuses an unknown level with an invalid-params error naming the valid ones (see
+# :func:`~secretary_executor.hub.views.detail_level`) instead of a generic validation failure.
+DetailArg = Annotated[
+    str,
+    WithJsonSchema(
+        _detail_schema(
+            "How much to return: `summary` (per site the verdict, a short reason, start, cost, "
+            "free nodes), `checks` (plus each requirement's check) or `evidence` (everything, "
+            "with the tool calls behind each check)."
+        )
+    ),
+    Field(default=Detail.SUMMARY.value),
+]
+"""The ``detail`` parameter of ``negotiate_job`` and ``select_proposal``."""
+
+SiteDetailArg = Annotated[
+    str,
+    WithJsonSchema(
+        _detail_schema(
+            "How much to return: `summary` (the providers found and the tools' names), `checks` "
+            "(plus each probe's facts and each tool's description) or `evidence` (the whole "
+            "manifest, with tool schemas)."
+        )
+    ),
+    Field(default=Detail.SUMMARY.value),
+]
+"""The ``detail`` parameter of ``describe_site``."""

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -157,6 +157,11 @@ class FleetFile(BaseModel):
         return self
 
 
+OnAnswer = Callable[[Sequence[Proposal]], Awaitable[None]]
+"""Told the proposals of a fan-out as they arrive (one site, or a group answered by one call),
+so a caller can report progress before the slowest site has answered."""
+
+
 class Fleet:
     """The sites of a fleet, and concurrent fan-out over them.
 
@@ -196,18 +201,23 @@ class Fleet:
         *,
         request_id: str = "",
         only: Iterable[str] | None = None,
+        on_answer: OnAnswer | None = None,
     ) -> list[Proposal]:
         """Ask every site (or those in ``only``) concurrently; one proposal per site.
 
         Postcondition: one proposal per asked site, in fleet order. A site that fails or
         exceeds its timeout yields UNREACHABLE; it never delays the others past its timeout.
+        ``on_answer`` is told each proposal as it arrives.
         """
         targets = self.sites if only is None else [self.get(n) for n in only]
         gate = asyncio.Semaphore(self.concurrency)
 
         async def ask(site: Site) -> Proposal:
             async with gate:
-                return await site.negotiate(requirements, request_id=request_id)
+                proposal = await site.negotiate(requirements, request_id=request_id)
+            if on_answer is not None:
+                await on_answer([proposal])
+            return proposal
 
         return list(await asyncio.gather(*(ask(s) for s in targets)))
 

@@ -67,7 +67,7 @@ def _negotiate(c: Cluster, marker: str) -> str:
         "negotiate_job", {"text": "1 core for 5 minutes", "command": c.command(marker)}
     )
     assert ok, result
-    return str(result["request"]["request_id"])
+    return str(result["request_id"])
 
 
 def _dispatch(c: Cluster, request_id: str) -> tuple[bool, Any]:

@@ -82,7 +82,7 @@ def test_negotiate_select_dispatch_and_follow_events(fed: Federation) -> None:
             proposals = r.structured_content["proposals"]
             out["verdicts"] = {p["site"]: p["verdict"] for p in proposals}
             out["reasons"] = {p["site"]: p["reason"] for p in proposals}
-            rid = r.structured_content["request"]["request_id"]
+            rid = r.structured_content["request_id"]
             r = await c.call_tool(
                 "select_proposal", {"request_id": rid, "algorithm": "first-ready"}
             )
@@ -159,7 +159,12 @@ def test_resources_need_a_client_token(fed: Federation) -> None:
     """The join token and a worker's credential open the worker tools only; the fleet, site
     manifests and job records are for clients."""
     join = fed.join_file.read_text().strip()
-    for uri in ("fleet://status", "sites://hpc-campus", "jobs://no-such-job"):
+    for uri in (
+        "fleet://status",
+        "sites://hpc-campus",
+        "requests://no-such-request",
+        "jobs://no-such-job",
+    ):
         refused = asyncio.run(fed.read(uri, token=join))
         assert isinstance(refused, Exception) and "needs a 'client' token" in str(refused)
     for uri in ("fleet://status", "sites://hpc-campus"):

@@ -115,7 +115,7 @@ def test_the_hub_job_output_tool() -> None:
                 "negotiate_job",
                 {"text": "1 core for 5 minutes", "command": PRINTS, "sites": ["local"]},
             )
-            rid = r.structured_content["request"]["request_id"]
+            rid = r.structured_content["request_id"]
             r = await c.call_tool("dispatch_job", {"request_id": rid, "site": "local"})
             job = r.structured_content["job_id"]
             await hub.broker.wait(job, timeout_s=120)

@@ -141,7 +141,7 @@ def test_negotiate_and_dispatch_over_https_both_ways(tls_fed: tuple[Federation, 
     async def go() -> dict[str, Any]:
         command = [sys.executable, "-c", APPEND, str(runs), "over-tls"]
         r = await fed.call("negotiate_job", {"text": "1 core for 5 minutes", "command": command})
-        rid = r.structured_content["request"]["request_id"]
+        rid = r.structured_content["request_id"]
         r = await fed.call("dispatch_job", {"request_id": rid, "site": "here"})
         assert not r.is_error, r.content[0].text
         return r.structured_content

@@ -102,7 +102,7 @@ def test_the_hub_refuses_a_dispatch_above_the_agents_ceiling() -> None:
                     "policy": {"algorithm": "min-cost"},
                 },
             )
-            rid = r.structured_content["request"]["request_id"]
+            rid = r.structured_content["request_id"]
             held = await c.call_tool("dispatch_job", {"request_id": rid, "max_cost_usd": 1})
             ok = await c.call_tool("dispatch_job", {"request_id": rid, "max_cost_usd": 1000})
         await hub.broker.close()

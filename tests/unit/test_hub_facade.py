@@ -43,7 +43,7 @@ def test_negotiate_select_and_catalogue() -> None:
             out["tools"] = tools
             r = await c.call_tool("negotiate_job", {"text": "4 cores for 1 hour"})
             out["negotiation"] = r.structured_content
-            rid = r.structured_content["request"]["request_id"]
+            rid = r.structured_content["request_id"]
             r = await c.call_tool("select_proposal", {"request_id": rid, "algorithm": "min-cost"})
             out["selection"] = r.structured_content
             r = await c.call_tool("select_proposal", {"request_id": "nope"})
@@ -122,7 +122,7 @@ def test_dispatch_after_a_hub_restart_and_retries_with_a_key_give_one_job(tmp_pa
             r = await c.call_tool(
                 "negotiate_job", {"text": "1 core for 10 minutes", "command": ["true"]}
             )
-            rid = r.structured_content["request"]["request_id"]
+            rid = r.structured_content["request_id"]
         await first.broker.close()
         first.broker.ledger.close()
 
