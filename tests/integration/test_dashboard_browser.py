@@ -198,7 +198,7 @@ def test_login_live_views_and_no_data_without_a_token(fed: Federation, browser: 
     driver.execute_script("window.__same_page = true")
     command = ["python3", "-c", f"print({HELLO!r})"]
     negotiated = mcp(fed, "negotiate_job", {"text": "1 core for 10 minutes", "command": command})
-    request_id = negotiated["request"]["request_id"]
+    request_id = negotiated["request_id"]
     selection = mcp(fed, "select_proposal", {"request_id": request_id})
     receipt = mcp(fed, "dispatch_job", {"request_id": request_id, "site": "here"})
     simulated = mcp(fed, "dispatch_job", {"request_id": request_id, "site": "hpc-campus"})
