@@ -17,6 +17,7 @@ BENCHMARKS = [
     ("sim_negotiate.py", []),
     ("fanout.py", ["--sizes", "10,100"]),
     ("parsl_overhead.py", ["--tasks", "2000"]),
+    ("parsl_own_path.py", ["--tasks", "2000", "--batches", "5"]),
     ("placement.py", []),
     ("dashboard.py", ["--no-browser"]),
     ("tool_sizes.py", []),

@@ -8,6 +8,7 @@ reads back exactly what crossed the wire.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shlex
@@ -87,6 +88,18 @@ class JobEvent(WireModel):
     at: datetime
     state: JobState
     message: str = ""
+
+
+ROWS_PER_INSERT = 199
+"""Attempt rows per ``INSERT`` in :meth:`Ledger.record_attempts`: 995 bound values, within the
+999 that every SQLite build accepts."""
+_ATTEMPT_COLUMNS = 5
+
+
+@functools.cache
+def _insert_attempts(rows: int) -> str:
+    """``INSERT INTO attempts`` with ``rows`` rows of placeholders (cached by size)."""
+    return "INSERT INTO attempts VALUES " + ", ".join(["(?, ?, ?, ?, ?)"] * rows)
 
 
 def _now() -> str:
@@ -186,14 +199,23 @@ class Ledger:
         A commit costs a disk sync and a row costs microseconds, so high-rate callers (the
         Parsl executor) batch their attempts through here. Rows are consumed one at a time (a
         generator is fine): a batch of thousands never exists as thousands of tuples at once,
-        which would set off garbage collections in the caller's process.
+        which would set off garbage collections in the caller's process. They are inserted
+        :data:`ROWS_PER_INSERT` to a statement, not one statement a row: Python's ``sqlite3``
+        lets go of the GIL around every statement it runs, so a statement a row made the
+        writing thread take the GIL back once per row, a thread switch each time the process
+        is busy running tasks.
         """
         now = _now()
+        values: list[str | int] = []
+        full = _ATTEMPT_COLUMNS * ROWS_PER_INSERT
         with self._tx() as db:
-            db.executemany(
-                "INSERT INTO attempts VALUES (?, ?, ?, ?, ?)",
-                ((rid, site, now, int(ok), message) for rid, site, ok, message in rows),
-            )
+            for rid, site, ok, message in rows:
+                values += (rid, site, now, int(ok), message)
+                if len(values) == full:
+                    db.execute(_insert_attempts(ROWS_PER_INSERT), values)
+                    values.clear()
+            if values:
+                db.execute(_insert_attempts(len(values) // _ATTEMPT_COLUMNS), values)
 
     def record_placements(
         self, rows: Iterable[tuple[str, int, int, str, str, bool, str, str]]

@@ -9,6 +9,7 @@ commands whose answer changes from call to call.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -95,6 +96,20 @@ def wait_until(
             pytest.fail(f"timed out after {timeout_s:g} s waiting for {what or predicate}")
         time.sleep(interval)
         interval = min(interval * 2, max_interval_s)
+
+
+class Holding:
+    """A task body that keeps its thread until :attr:`release` is set (:attr:`started` once it
+    runs): it fills a channel's only worker so that the next task queues behind it, with no
+    sleeping."""
+
+    def __init__(self) -> None:
+        self.started = threading.Event()
+        self.release = threading.Event()
+
+    def __call__(self) -> bool:
+        self.started.set()
+        return self.release.wait(60)
 
 
 class DispatchJobs:

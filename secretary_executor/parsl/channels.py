@@ -22,7 +22,9 @@ request. An exception without a ``transient`` attribute counts as permanent.
 A channel whose futures are *final* (:attr:`ExecutionChannel.final_futures`: once it accepted a
 task, the future ends with the task's own outcome, never with "not started") lets the executor
 hand that future to Parsl as it is, instead of making a second future per task and copying the
-outcome across.
+outcome across. Any other channel's outcome reaches the executor's own future through
+:meth:`ExecutionChannel.submit_then`, a callback; :class:`EngineChannel` calls it straight from
+the engine's result callback, so such a task still has one future, not two.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import threading
 from abc import abstractmethod
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 from parsl.executors.base import ParslExecutor
@@ -46,7 +49,7 @@ from secretary_executor.parsl.keys import (
     engine_keys,
     parsl_executor_keys,
 )
-from secretary_executor.sites.engine import EngineRunner, EngineTaskError
+from secretary_executor.sites.engine import Done, EngineRunner, EngineTaskError
 
 
 class ChannelError(SecretaryError):
@@ -95,8 +98,42 @@ class ExecutionChannel(Executor):
             Exception: any other error is permanent: the task fails with it, unchanged.
         """
 
+    def submit_then(
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        resource_specification: dict[str, Any],
+        done: Done,
+    ) -> None:
+        """Send ``fn(*args, **kwargs)`` to the site and call ``done(value, error)`` once.
+
+        What the executor uses when it completes a future of its own (a channel whose futures
+        are not final): the outcome needs no future of the channel's in between. ``error`` is
+        None when the function returned ``value``; otherwise what the channel's future would
+        have ended with (a cancelled task: a transient :class:`ChannelError`). ``done`` may be
+        called on any thread, and before this returns.
+
+        The default goes through :meth:`submit_task`; a channel that learns the outcome from a
+        callback of its own (:class:`EngineChannel`) overrides it to skip that future.
+
+        Raises:
+            As :meth:`submit_task`; ``done`` is then never called.
+        """
+        inner = self.submit_task(fn, args, kwargs, resource_specification)
+        inner.add_done_callback(partial(_tell, done, self.name))
+
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         return self.submit_task(fn, tuple(args), dict(kwargs), {})
+
+
+def _tell(done: Done, name: str, f: Future[Any]) -> None:
+    """Tell ``done`` how a channel's future ended."""
+    if f.cancelled():  # it never ran, so it may run elsewhere
+        done(None, ChannelError(f"{name}: the task was cancelled", transient=True))
+        return
+    error = f.exception()
+    done(None if error is not None else f.result(), error)
 
 
 class EngineChannel(ExecutionChannel):
@@ -138,6 +175,19 @@ class EngineChannel(ExecutionChannel):
     ) -> Future[Any]:
         # EngineTaskError already carries transient = "never started".
         return self.runner.submit(fn, args, kwargs, resource_specification=resource_specification)
+
+    def submit_then(
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        resource_specification: dict[str, Any],
+        done: Done,
+    ) -> None:
+        # Straight from the engine's result callback: no future of the runner's per task.
+        self.runner.submit_then(
+            fn, args, kwargs, done, resource_specification=resource_specification
+        )
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self.runner.shutdown()

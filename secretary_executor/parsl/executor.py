@@ -51,7 +51,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import CancelledError, Future
+from concurrent.futures import CancelledError, Future, InvalidStateError
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeAlias
@@ -70,7 +70,7 @@ from secretary_executor.errors import (
     SelectionError,
 )
 from secretary_executor.ledger import Ledger
-from secretary_executor.parsl.channels import ChannelError, ExecutionChannel
+from secretary_executor.parsl.channels import ExecutionChannel
 from secretary_executor.parsl.claims import (
     HOLD,
     NONE_LEFT,
@@ -145,9 +145,10 @@ class _Recorder:
 class _Task:
     """One task in flight. A plain slotted class: one is built per task, on the submit path.
 
-    The task is also the done-callback of its current attempt's channel future, so an attempt
-    allocates no closure: at thousands of tasks per second, every object that lives while a
-    task is in flight adds to the garbage collector's work.
+    The task is also the done-callback of a final channel future Parsl waits on, so such an
+    attempt allocates no closure: at thousands of tasks per second, every object that lives
+    while a task is in flight adds to the garbage collector's work. Any other attempt reports
+    to :meth:`done`, which completes the executor's own future.
     """
 
     __slots__ = (
@@ -191,11 +192,12 @@ class _Task:
         self.attempts: tuple[AttemptRow, ...] = ()
 
     def __call__(self, attempt: Future[Any]) -> None:
-        # Parsl waits on the channel's future itself when the executor made none of its own.
-        if self.future is None:
-            self.executor._ran(self, attempt)
-        else:
-            self.executor._finished(self, attempt)
+        # Parsl waits on this channel future itself: the executor made none of its own.
+        self.executor._ran(self, attempt)
+
+    def done(self, value: Any, error: BaseException | None) -> None:
+        """The outcome of the current attempt (``ExecutionChannel.submit_then``'s callback)."""
+        self.executor._finished(self, value, error)
 
 
 _Placed: TypeAlias = tuple[str, _Negotiated | None, str | None, bool, tuple[AttemptRow, ...]]
@@ -449,9 +451,11 @@ class SecretaryExecutor(ParslExecutor):
     ) -> Future[Any]:
         """Dispatch a task from a cached ranking, on the caller's thread.
 
-        The common case (a site with room whose channel has final futures takes the task)
-        hands Parsl the channel's future with a shared :class:`_Recorder`; anything else
-        (another kind of channel, no room, a refusal, failover) goes through a :class:`_Task`.
+        The common cases go straight to the site that took the claim: a channel with final
+        futures hands Parsl its own future, with a shared :class:`_Recorder`; any other
+        channel gets a :class:`_Task` whose future the channel's outcome completes
+        (:meth:`ExecutionChannel.submit_then`). No room, a refusal and failover go through
+        :meth:`_launch`.
         """
         placer = self._placer
         index = placer.acquire(entry.binding) if placer.enabled else 0
@@ -459,31 +463,43 @@ class SecretaryExecutor(ParslExecutor):
         if index >= 0:
             site = entry.ranked[index]
             channel = self.channels[site]
-            if channel.final_futures:
-                try:
-                    spec = needs.forward
-                    if spec:
-                        spec = forwarded(spec, channel.accepted_keys, site)
+            final = channel.final_futures
+            if not final:
+                # Ready before the channel has the task: its outcome may arrive at once.
+                task = _Task(self, task_id, func, args, kwargs, needs)
+                task.cached = True
+                task.negotiated = entry
+                task.site = site
+                task.slot = index
+                future = _own_future(task)
+            try:
+                spec = needs.forward
+                if spec:
+                    spec = forwarded(spec, channel.accepted_keys, site)
+                if task is None:
                     inner = channel.submit_task(func, args, kwargs, spec)
-                except Exception as exc:  # noqa: BLE001 - channels raise their own types
-                    self._release(entry, index)
+                else:
+                    channel.submit_then(func, args, kwargs, spec, task.done)
+                    return future  # task.done calls self._finished
+            except Exception as exc:  # noqa: BLE001 - channels raise their own types
+                self._release(entry, index)
+                if task is None:
                     task = _Task(self, task_id, func, args, kwargs, needs)
                     task.cached = True
                     task.negotiated = entry
-                    if not getattr(exc, "transient", False):
-                        return self._refused_at(task, site, exc)
-                    self._failed(task, site, exc)
-                else:
-                    function = _name(func)
-                    recorder = entry.recorders.get((index, function))
-                    if recorder is None:
-                        recorder = _Recorder(self, entry, index, function)
-                        entry.recorders[(index, function)] = recorder
-                    inner.parsl_executor_task_id = task_id  # type: ignore[attr-defined]
-                    inner.add_done_callback(recorder)
-                    return inner
-            elif placer.enabled:
-                self._release(entry, index)  # _launch claims again, for the task it makes
+                task.slot = -1
+                if not getattr(exc, "transient", False):
+                    return self._refused_at(task, site, exc)
+                self._failed(task, site, exc)
+            else:
+                function = _name(func)
+                recorder = entry.recorders.get((index, function))
+                if recorder is None:
+                    recorder = _Recorder(self, entry, index, function)
+                    entry.recorders[(index, function)] = recorder
+                inner.parsl_executor_task_id = task_id  # type: ignore[attr-defined]
+                inner.add_done_callback(recorder)
+                return inner
         if task is None:
             task = _Task(self, task_id, func, args, kwargs, needs)
             task.cached = True
@@ -597,12 +613,22 @@ class SecretaryExecutor(ParslExecutor):
                 return None
             site = entry.ranked[index]
             channel = self.channels[site]
+            direct = task.future is None and channel.final_futures
+            if not direct:
+                _own_future(task)
+            # Set before the channel has the task: its outcome may arrive before submit returns.
+            task.site = site
+            task.slot = index
             try:
                 spec = task.needs.forward
                 if spec:
                     spec = forwarded(spec, channel.accepted_keys, site)
-                inner = channel.submit_task(task.fn, task.args, task.kwargs, spec)
+                if direct:
+                    inner = channel.submit_task(task.fn, task.args, task.kwargs, spec)
+                else:
+                    channel.submit_then(task.fn, task.args, task.kwargs, spec, task.done)
             except Exception as exc:  # noqa: BLE001 - channels raise their own types
+                task.slot = -1
                 self._release(entry, index)
                 if not getattr(exc, "transient", False):
                     self._refused_at(task, site, exc)
@@ -610,14 +636,10 @@ class SecretaryExecutor(ParslExecutor):
                 self._failed(task, site, exc)
                 tried.add(site)
                 continue
-            task.site = site
-            task.slot = index
-            if task.future is None and channel.final_futures:
+            if direct:
                 inner.add_done_callback(task)  # calls self._ran
                 return inner
-            _own_future(task)
-            inner.add_done_callback(task)  # calls self._finished
-            return None
+            return None  # task.done calls self._finished
         errors = "; ".join(f"{site}: {message}" for site, _, message in task.attempts)
         self._place(task, None)
         _own_future(task).set_exception(
@@ -768,37 +790,47 @@ class SecretaryExecutor(ParslExecutor):
             self._record(entry, site, False, task_id, function, message)
         self._keep(task_id, (function, entry, site, cached, attempts))
 
-    def _finished(self, task: _Task, f: Future[Any]) -> None:
-        """Complete the executor's future from the channel's, or fail over."""
+    def _finished(self, task: _Task, result: Any, exc: BaseException | None) -> None:
+        """Complete the executor's future with an attempt's outcome, or fail over.
+
+        Called from the channel's own completion (for an engine channel, on the engine's
+        thread, straight from its result callback). The claim is given back first, so a held
+        task may take the room. A future someone else already ended (cancelled) is left as it
+        is: the outcome is still recorded.
+        """
         site = task.site
         future = task.future
-        assert future is not None and task.negotiated is not None
-        self._release(task.negotiated, task.slot)
+        entry = task.negotiated
+        assert future is not None and entry is not None
+        self._release(entry, task.slot)
         task.slot = -1
-        if f.cancelled():  # cancelled before it ran: it never started, so it may go elsewhere
-            exc: BaseException | None = ChannelError(f"{site}: the task was cancelled")
-            transient = True
-        else:
-            exc = f.exception()
-            transient = getattr(exc, "transient", False)
         if exc is None:
-            result = f.result()
             if type(result) is RemoteExceptionWrapper:  # the task raised: Parsl re-raises it
                 self._attempt(task, site, False, _raised(result))
+                self._place(task, site)
             else:
-                task.attempts = self._ran_after(task.attempts, site)
-                self._record(task.negotiated, site, True, task.id, _name(task.fn), "ran")
-            self._place(task, site)
-            future.set_result(result)
+                function = _name(task.fn)
+                attempts = task.attempts = self._ran_after(task.attempts, site)
+                self._record(entry, site, True, task.id, function, "ran")
+                self._keep(task.id, (function, entry, site, task.cached, attempts))
+            try:
+                future.set_result(result)
+            except InvalidStateError:  # cancelled by its holder meanwhile
+                pass
             return
-        if transient:
+        if getattr(exc, "transient", False):  # it never started, so it may go elsewhere
             self._failed(task, site, exc)
-            assert task.negotiated is not None
-            self._launch(task, task.negotiated)
+            if future.done():  # cancelled by its holder meanwhile: sent nowhere else
+                self._place(task, None)
+            else:
+                self._launch(task, entry)
             return
         self._attempt(task, site, False, f"failed: {exc}")
         self._place(task, site)
-        future.set_exception(exc)
+        try:
+            future.set_exception(exc)
+        except InvalidStateError:  # cancelled by its holder meanwhile
+            pass
 
     def _ran_after(self, earlier: tuple[AttemptRow, ...], site: str) -> tuple[AttemptRow, ...]:
         """The attempts of a task that ran at ``site`` after ``earlier`` failed ones."""

@@ -22,8 +22,9 @@ import threading
 import uuid
 from collections.abc import Callable
 from concurrent.futures import Future
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import yaml
 from globus_compute_common.messagepack import pack, unpack
@@ -57,6 +58,19 @@ class EngineTaskError(SecretaryError):
         super().__init__(message, transient=not started)
         self.code = code
         self.started = started
+
+
+Done: TypeAlias = Callable[[Any, BaseException | None], None]
+"""Told a task's outcome once: ``done(value, None)`` when it returned, ``done(None, error)``
+otherwise."""
+
+
+def _settle(out: Future[Any], value: Any, error: BaseException | None) -> None:
+    """Complete ``out`` with an outcome (the :data:`Done` behind :meth:`EngineRunner.submit`)."""
+    if error is None:
+        out.set_result(value)
+    else:
+        out.set_exception(error)
 
 
 class EngineRunner:
@@ -128,6 +142,32 @@ class EngineRunner:
             EngineTaskError: (transient) the runner is closed or not started, or the
                 function cannot be serialized here; nothing was sent.
         """
+        out: Future[Any] = Future()
+        self.submit_then(
+            fn, args, kwargs, partial(_settle, out), resource_specification=resource_specification
+        )
+        return out
+
+    def submit_then(
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any] | None,
+        done: Done,
+        *,
+        resource_specification: dict[str, Any] | None = None,
+    ) -> None:
+        """Send ``fn(*args, **kwargs)`` to the engine and call ``done(value, error)`` once.
+
+        :meth:`submit` without its future: ``done`` is called straight from the engine's own
+        result callback (on the engine's thread, possibly before this returns), so a caller
+        that completes a future of its own from there (the Parsl executor) pays for one
+        future per task, not two. ``error`` is None when the function returned ``value``,
+        else an :class:`EngineTaskError` (``transient`` when no worker started the task).
+
+        Raises:
+            EngineTaskError: (transient) as for :meth:`submit`; ``done`` is then never called.
+        """
         if self._closed or not self._started:
             state = "shut down" if self._closed else "not started"
             raise EngineTaskError(f"engine {self!r} is {state}", code="EngineDown", started=False)
@@ -148,8 +188,7 @@ class EngineRunner:
             ) from None
         task_id = uuid.uuid4()
         gc_future = GCFuture(task_id)
-        out: Future[Any] = Future()
-        gc_future.add_done_callback(lambda f: self._resolve(f, out))
+        gc_future.add_done_callback(partial(self._resolve, done))
         try:
             self.engine.submit(
                 gc_future,
@@ -157,12 +196,13 @@ class EngineRunner:
                 resource_specification or {},
             )
         except Exception as exc:  # noqa: BLE001 - an engine that cannot accept work
+            if gc_future.done():  # it reported its refusal as the task's result: done was told
+                return
             raise EngineTaskError(
                 f"engine refused the task: {type(exc).__name__}: {exc}",
                 code="EngineDown",
                 started=False,
             ) from None
-        return out
 
     def _function_bytes(self, fn: Callable[..., Any]) -> str:
         """``fn`` serialized, from the cache when this function object was sent before."""
@@ -180,22 +220,25 @@ class EngineRunner:
             functions[fn] = data
         return data
 
-    def _resolve(self, gc_future: Future[Any], out: Future[Any]) -> None:
+    def _resolve(self, done: Done, gc_future: Future[Any]) -> None:
+        """Read the engine's messagepack ``Result`` and tell ``done`` the outcome."""
         try:
             result = unpack(gc_future.result())
             assert isinstance(result, Result)
         except Exception as exc:  # noqa: BLE001 - a garbled result is the engine's failure
-            out.set_exception(EngineTaskError(f"unreadable engine result: {exc}", started=True))
+            done(None, EngineTaskError(f"unreadable engine result: {exc}", started=True))
             return
         if result.is_error:
             started = any(t.actor == ActorName.WORKER for t in (result.task_statuses or ()))
             code = result.error_details.code if result.error_details else ""
-            out.set_exception(EngineTaskError(str(result.data), code=code, started=started))
+            done(None, EngineTaskError(str(result.data), code=code, started=started))
             return
         try:
-            out.set_result(self.serializer.deserialize(result.data))
+            value = self.serializer.deserialize(result.data)
         except Exception as exc:  # noqa: BLE001 - the result's serializer is unknown here
-            out.set_exception(EngineTaskError(f"cannot deserialize the result: {exc}"))
+            done(None, EngineTaskError(f"cannot deserialize the result: {exc}"))
+            return
+        done(value, None)
 
     def shutdown(self) -> None:
         """Stop the engine; later submissions fail with a transient error. Idempotent."""

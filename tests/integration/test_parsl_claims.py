@@ -19,7 +19,7 @@ from pathlib import Path
 
 import parsl
 import pytest
-from conftest import wait_until
+from conftest import Holding, wait_until
 from parsl.config import Config
 
 from secretary_executor.errors import ConfigurationError
@@ -253,20 +253,15 @@ def test_a_cancelled_task_gives_its_claim_back(tmp_path):
     ex.run_dir = str(tmp_path / "runinfo")
     ex.start()
     try:
-        started, release = threading.Event(), threading.Event()
-
-        def hold() -> bool:
-            started.set()
-            return release.wait(60)
-
+        hold = Holding()
         assert ex.submit(lambda: 1, None).result(timeout=60) == 1  # negotiates
         busy = ex.submit(hold, None)  # holds the site's only thread
-        assert started.wait(60)
+        assert hold.started.wait(60)
         queued = ex.submit(lambda: 2, None)
         assert ex.in_flight == {"cloud-k8s": 2}
         ex.channels["cloud-k8s"].shutdown(wait=False, cancel_futures=True)
         assert ex.in_flight == {"cloud-k8s": 1}  # the cancelled one gave its claim back
-        release.set()
+        hold.release.set()
         assert busy.result(timeout=60) is True
         wait_until(lambda: ex.in_flight == {}, timeout_s=60, what="every claim given back")
         assert queued.cancelled()

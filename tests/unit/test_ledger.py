@@ -63,3 +63,21 @@ def test_default_path_is_under_secretary_home(tmp_path, monkeypatch):
     monkeypatch.setenv("SECRETARY_HOME", str(tmp_path / "home"))
     ledger = Ledger()
     assert ledger.path == str(tmp_path / "home" / "ledger.sqlite3")
+
+
+def test_batched_attempts_keep_every_row_in_order_across_statements():
+    from secretary_executor import ledger as ledger_module
+
+    ledger = Ledger(":memory:")
+    count = 2 * ledger_module.ROWS_PER_INSERT + 3  # two full statements and a short one
+    rows = ((f"req-{i % 2}", f"site-{i}", i % 3 == 0, f"message {i}") for i in range(count))
+    ledger.record_attempts(rows)  # a generator, consumed once
+    ledger.record_attempts(iter(()))  # an empty batch writes nothing
+    for request_id in ("req-0", "req-1"):
+        got = ledger.attempts(request_id)
+        want = [
+            (f"site-{i}", i % 3 == 0, f"message {i}")
+            for i in range(count)
+            if f"req-{i % 2}" == request_id
+        ]
+        assert got == want
