@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from endpoint_plugins.agent.config import LLMConfig
 from providers.wire.proposal import Verdict
 from secretary_executor.errors import ConfigurationError
+from secretary_executor.select.agentic import DEFAULT_RETRIES
 from secretary_executor.simulation import report
 from secretary_executor.simulation.audit import CaseResult
 from secretary_executor.simulation.catalogue import build_catalogue
@@ -27,7 +29,12 @@ from secretary_executor.simulation.negotiate import (
 from secretary_executor.simulation.plots import bar_plot
 from secretary_executor.simulation.pricing import PriceModel
 from secretary_executor.simulation.prompts import generate_prompts
-from secretary_executor.simulation.selection import Job, run_selection, summarise_selection
+from secretary_executor.simulation.selection import (
+    STRATEGIES,
+    Job,
+    run_selection,
+    summarise_selection,
+)
 
 SELECTION_SUMMARY = "selection.json"
 DECISIONS = "decisions.jsonl"
@@ -50,14 +57,26 @@ def negotiate_experiment(
     *,
     processes: int = DEFAULT_PROCESSES,
     on_ready: Callable[[], None] | None = None,
+    llm: LLMConfig | None = None,
+    guided: bool = False,
+    ports: range | None = None,
 ) -> dict[str, Any]:
     """Run the negotiation protocol and write results.jsonl, summary.json, report.md, plots.
 
     With ``transport="mcp"`` the workers' state files and logs are kept in ``out/workers``
-    (served by ``processes`` worker processes), so a failed start can be diagnosed afterwards.
+    (served by ``processes`` worker processes on ``ports``), so a failed start can be
+    diagnosed afterwards. ``llm`` and ``guided`` configure model strategies
+    (:func:`~secretary_executor.simulation.negotiate.negotiate_all`).
     """
     run = run_negotiation(
-        settings, on_prompt, workdir=out / "workers", processes=processes, on_ready=on_ready
+        settings,
+        on_prompt,
+        workdir=out / "workers",
+        processes=processes,
+        on_ready=on_ready,
+        llm=llm,
+        guided=guided,
+        ports=ports,
     )
     report.write_results(out, run.cases)
     summary = report.build_summary(run.cases, settings.model_dump(mode="json"), run.elapsed_s)
@@ -110,21 +129,34 @@ def select_experiment(
     source: Path | None = None,
     settings: NegotiationSettings | None = None,
     prices: PriceModel | None = None,
+    strategies: Sequence[str] = STRATEGIES,
+    llm: LLMConfig | None = None,
+    retries: int = DEFAULT_RETRIES,
 ) -> dict[str, Any]:
     """The selection experiment over the compatible proposals of a negotiation run.
 
     With ``source`` the run in that folder is used; otherwise one is run now (into
-    ``out/negotiation``) with ``settings``.
+    ``out/negotiation``) with ``settings``. ``llm`` is the model of the agentic strategies
+    (the environment's when None), which send an unusable answer back ``retries`` times.
     """
     if source is None:
         settings = settings or NegotiationSettings()
         source = out / "negotiation"
-        negotiate_experiment(settings, source)
+        negotiate_experiment(settings, source, llm=llm)
     settings = _settings_of(source)
     cases = report.read_results(source)
     jobs = jobs_from_cases(cases, settings)
     workers = generate_fleet(settings.workers, settings.seed)
-    run = run_selection(workers, jobs, iterations=iterations, seed=settings.seed, prices=prices)
+    run = run_selection(
+        workers,
+        jobs,
+        iterations=iterations,
+        seed=settings.seed,
+        strategies=tuple(strategies),
+        prices=prices,
+        llm=llm,
+        retries=retries,
+    )
     summary = {
         "source": str(source),
         "iterations": iterations,
@@ -132,6 +164,7 @@ def select_experiment(
         "prices": (prices or PriceModel()).model_dump(),
         "reference": "per-job minimum cost over every compatible site (a lower bound; see docs)",
         "paper_latency_s": PAPER_LATENCY_S,
+        "model": llm.model if llm is not None else None,
         "strategies": summarise_selection(run),
     }
     out.mkdir(parents=True, exist_ok=True)
@@ -191,10 +224,21 @@ def render_selection(summary: dict[str, Any]) -> str:
             )
             + " |"
         )
+    model = summary.get("model")
+    agentic = [n for n in summary["strategies"] if n.startswith("agentic")]
+    if agentic:
+        lines += [
+            "",
+            f"{' and '.join(agentic)}: "
+            + (
+                f"model `{model}`; latency includes the model calls. An UNKNOWN decision is "
+                "one the model could not make (its reason is in decisions.jsonl, `note`)."
+                if model
+                else "no model was configured, so every decision is UNKNOWN and its latency "
+                "is the time to refuse (pass --llm-model/--llm-base-url)."
+            ),
+        ]
     lines += [
-        "",
-        "agentic: no model is configured in the simulation, so every agentic decision is "
-        "UNKNOWN and its latency is the time to refuse.",
         "",
         "Plots: `selection_latency.png`, `selection_scheduled.png`, `selection_cost.png`.",
         "",

@@ -10,9 +10,10 @@ from :class:`~secretary_executor.simulation.pricing.PriceModel`; run time is not
 each job is priced for one hour.
 
 Statuses: SELECTED (the strategy chose a site), REJECTED (it found nothing it may choose, e.g.
-first-ready when every candidate is BUSY), UNKNOWN (the strategy could not decide: agentic has
-no model configured here, so every agentic decision is UNKNOWN and its latency is that of the
-refusal).
+first-ready when every candidate is BUSY), UNKNOWN (the strategy could not decide: agentic and
+agentic-cost with no model configured, a model call that failed or timed out, or no usable
+answer after the retries; the decision's ``note`` says which). A model decision's latency
+includes its model calls, and its ``note`` the model's answers, tokens and reason.
 
 Reference: for each job, the minimum cost over every compatible site and fitting partition.
 Cost does not depend on load in this model (a queued job pays the same node price), and the
@@ -29,15 +30,20 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from endpoint_plugins.agent.config import LLMConfig
 from providers.facts import Partition
 from providers.wire import Metrics, Policy, Proposal, Requirements, Verdict
 from secretary_executor.errors import SelectionError
-from secretary_executor.select.registry import SELECTORS, get_selector
+from secretary_executor.select.agentic import DEFAULT_RETRIES, Agentic
+from secretary_executor.select.base import Selector
+from secretary_executor.select.registry import SELECTORS, VARIANTS, get_selector
 from secretary_executor.simulation.generator import Worker
 from secretary_executor.simulation.pricing import PriceModel
 from secretary_executor.simulation.seeding import stream
 from secretary_executor.simulation.truth import SiteFacts, fits, nodes_for, partitions
 
+STRATEGIES: tuple[str, ...] = (*SELECTORS, *VARIANTS)
+"""Every strategy the experiment runs by default: Table 1's seven, then agentic-cost."""
 BUSY_UTILISATION = 0.95
 WAIT_PER_JOB_S = 900.0
 HOURS = 1.0
@@ -170,10 +176,15 @@ def run_selection(
     *,
     iterations: int = 10,
     seed: int = 0,
-    strategies: tuple[str, ...] = tuple(SELECTORS),
+    strategies: tuple[str, ...] = STRATEGIES,
     prices: PriceModel | None = None,
+    llm: LLMConfig | None = None,
+    retries: int = DEFAULT_RETRIES,
 ) -> SelectionRun:
     """Place every job with every strategy, ``iterations`` times (see the module docstring).
+
+    ``llm`` is the model of the agentic strategies (None: the environment's, if any), which
+    send an unusable answer back ``retries`` times before the decision is UNKNOWN.
 
     Postcondition: one decision per (strategy, iteration, job).
     """
@@ -192,10 +203,11 @@ def run_selection(
         for name in strategies:
             fleet = _Fleet(by_name, facts)
             policy = Policy(algorithm=name, fallback=(), seed=seed * 1000 + it)
+            selector = strategy_selector(name, llm, retries)
             for job in order:
                 run.decisions.append(
                     _decide(
-                        name,
+                        selector,
                         it,
                         job,
                         shuffled[job.prompt_id],
@@ -209,8 +221,16 @@ def run_selection(
     return run
 
 
+def strategy_selector(name: str, llm: LLMConfig | None, retries: int) -> Selector:
+    """The selector for a strategy name; a model strategy gets ``llm`` and ``retries``."""
+    selector = get_selector(name)
+    if isinstance(selector, Agentic):
+        return type(selector)(llm, retries=retries)
+    return selector
+
+
 def _decide(
-    name: str,
+    selector: Selector,
     iteration: int,
     job: Job,
     candidates: list[str],
@@ -221,7 +241,7 @@ def _decide(
     facts: dict[str, SiteFacts],
 ) -> Decision:
     proposals = [p for s in candidates if (p := fleet.proposal(s, job.requirements, prices))]
-    selector = get_selector(name)
+    name = selector.name
     start = time.perf_counter()
     try:
         ranked = selector.rank(proposals, job.requirements, policy)
@@ -266,6 +286,7 @@ def _decide(
         reference_cost_usd=reference,
         archetype_reference_usd=min_cost(job.requirements, same_kind, facts, prices),
         latency_s=latency,
+        note=selector.last_note if isinstance(selector, Agentic) else "",
     )
 
 
