@@ -25,9 +25,9 @@ Row = tuple[bool, float, float, float, float, str, int, Proposal]
 
 Numbers are floats with an unknown value (None or NaN) as ``inf``, so that plain tuple order
 puts it after every known value (queue depth and free nodes are validated ints, never NaN or
-infinite); ``free`` is negated so that more free nodes sort first; the
-position is the proposal's index in the input, unique, so two equal keys keep input order as a
-stable sort would and the proposal itself is never compared."""
+infinite); ``free`` is negated so that more free nodes sort first; the position is the
+proposal's index in the input, unique, so two equal keys keep input order as a stable sort
+would and the proposal itself is never compared."""
 
 START, COST, QUEUE, FREE = "start", "cost", "queue", "free"
 
