@@ -2,7 +2,7 @@
 
 Reading a field of a pydantic model costs several times a plain attribute read, and a ranking
 built from the models pays it for every field of every proposal, for every algorithm the hub
-tries (the policy's, then each fallback) and again when dispatch walks the order for failover.
+tries (the policy's, then each fallback when one cannot decide).
 A :class:`ProposalSet` reads each proposal once, when the proposals arrive, into a tuple of
 floats and strings; selectors then sort tuples of those, with no model in the loop. Proposals
 are frozen and ordering selectors are pure functions of them, so the ranking of a set by one
@@ -48,9 +48,10 @@ class ProposalSet(Sequence[Proposal]):
 
     def __init__(self, proposals: Iterable[Proposal]) -> None:
         self._items: tuple[Proposal, ...] = tuple(proposals)
-        self._rankings: dict[type, tuple[Proposal, ...]] = {}
-        ready, busy = Verdict.READY, Verdict.BUSY
+        self._rankings: dict[type, list[Proposal]] = {}
+        ready, busy, inf = Verdict.READY, Verdict.BUSY, INF
         rows: list[Row] = []
+        append = rows.append
         ambiguous: set[str] = set()
         # One pass, each field read once, from the models' ``__dict__`` (where pydantic keeps
         # field values): a model attribute read goes through pydantic's ``__getattr__`` hook and
@@ -61,23 +62,33 @@ class ProposalSet(Sequence[Proposal]):
             if verdict is not ready and verdict is not busy:
                 continue
             m = fields["metrics"].__dict__
+            # ``not x < inf``: None aside, true only for NaN (unknown) and a known +inf.
             t = m["estimated_start_s"]
-            if t is None or t != t:
-                t = INF
-            elif t == INF:
-                ambiguous.add(START)
+            if t is None or not t < inf:
+                if t == inf:
+                    ambiguous.add(START)
+                t = inf
             c = m["estimated_cost_usd"]
-            if c is None or c != c:
-                c = INF
-            elif c == INF:
-                ambiguous.add(COST)
+            if c is None or not c < inf:
+                if c == inf:
+                    ambiguous.add(COST)
+                c = inf
             # Validated counts are ints: never NaN, never infinite. As floats, so that sorts
             # use the float compare; free nodes negated, so that more sort first.
             q = m["queue_depth"]
-            q = INF if q is None else q * 1.0
             f = m["free_nodes"]
-            f = INF if f is None else f * -1.0
-            rows.append((verdict is busy, t, c, q, f, fields["site"], i, p))
+            append(
+                (
+                    verdict is busy,
+                    t,
+                    c,
+                    inf if q is None else q * 1.0,
+                    inf if f is None else f * -1.0,
+                    fields["site"],
+                    i,
+                    p,
+                )
+            )
         self.rows: tuple[Row, ...] = tuple(rows)
         self.ambiguous: frozenset[str] = frozenset(ambiguous)
 
@@ -107,8 +118,8 @@ class ProposalSet(Sequence[Proposal]):
         key = type(selector)
         ranking = self._rankings.get(key)
         if ranking is None:
-            ranking = self._rankings[key] = tuple(selector.order(self))
-        return list(ranking)
+            ranking = self._rankings[key] = selector.order(self)  # never handed out itself
+        return ranking.copy()
 
 
 def as_set(proposals: Sequence[Proposal]) -> ProposalSet:
