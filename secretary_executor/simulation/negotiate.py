@@ -280,7 +280,13 @@ async def negotiate_all(
         build_catalogue(w.state for w in workers), settings.prompts, settings.seed
     )
     sites = (
-        mcp_sites(workers, workdir, processes, site_timeout_s=settings.site_timeout_s, ports=ports)
+        mcp_sites(
+            workers,
+            workdir,
+            processes,
+            site_timeout_s=settings.site_timeout_s or DEFAULT_MCP_SITE_TIMEOUT_S,
+            ports=ports,
+        )
         if settings.transport == "mcp"
         else in_process_sites(workers, settings, llm, guided)
     )
