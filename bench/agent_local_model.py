@@ -12,15 +12,10 @@ ratio against the rules baseline measured in the same run. Also times one hybrid
 from __future__ import annotations
 
 import argparse
-import os
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 from rich.console import Console
@@ -33,10 +28,8 @@ from endpoint_plugins.parsing import parse_requirements
 from providers.session import ToolSession
 from providers.state import Prices, SiteState, providers_from_state
 from providers.tools import ToolKind
+from secretary_executor.evaluation.local_model import LocalModelUnavailable, llama_server
 
-CACHE = Path(os.environ.get("SECRETARY_LLM_CACHE", Path.home() / ".cache" / "secretary"))
-SERVER_PYTHON = CACHE / "llm-venv" / "bin" / "python"
-MODEL = CACHE / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf"
 REQUEST = "lammps on 2 nodes"
 STATE = {
     "schema_version": 1,
@@ -62,20 +55,6 @@ STATE = {
 }  # fmt: skip
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _ready(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/models", timeout=2) as response:
-            return bool(response.status == 200)
-    except (urllib.error.URLError, OSError):
-        return False
-
-
 def _session() -> tuple[ToolSession, NegotiationContext]:
     state = SiteState.model_validate(STATE)
     session = ToolSession(providers_from_state(state), allowed=ToolKind.READ)
@@ -87,61 +66,44 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     console = Console()
-    if not (SERVER_PYTHON.exists() and MODEL.exists()):
-        console.print("[red]no local model: run scripts/llm/setup-local-model.sh first[/red]")
-        return 2
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}/v1"
-    argv = [
-        str(SERVER_PYTHON), "-m", "llama_cpp.server", "--model", str(MODEL),
-        "--model_alias", "smollm2", "--chat_format", "chatml-function-calling",
-        "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "8192", "--n_threads", "2",
-    ]  # fmt: skip
-    log = tempfile.TemporaryFile()
-    proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT)  # noqa: S603 - argv list
-    try:
-        deadline = time.monotonic() + 120
-        while not _ready(url):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                console.print("[red]the llama.cpp server did not start[/red]")
-                return 1
-            time.sleep(0.2)
-        config = LLMConfig(
-            model="smollm2", base_url=url, timeout_s=120, max_loops=3, json_mode="json_object",
-            history_budget_chars=6000, tool_output_budget_chars=1000,
-        )  # fmt: skip
-        requirements = parse_requirements(REQUEST)
-        agent = AgentNegotiator(
-            config, forced_tools=("slurm__list_partitions", "final_answer", "final_answer")
-        )
-        rules_s: list[float] = []
-        agent_s: list[float] = []
-        parse_s: list[float] = []
-        reasons: list[str] = []
-        notes: list[str] = []
-        for _ in range(args.repeat):
-            session, context = _session()
-            start = time.perf_counter()
-            RulesNegotiator().evaluate(requirements, session, context)
-            rules_s.append(time.perf_counter() - start)
-            session, context = _session()
-            start = time.perf_counter()
-            proposal = agent.evaluate(requirements, session, context)
-            agent_s.append(time.perf_counter() - start)
-            reasons.append(f"{proposal.verdict.value}: {' '.join(proposal.reason.split())}")
-            start = time.perf_counter()
-            _, note = parse_with_llm(REQUEST, config, mode="json")
-            parse_s.append(time.perf_counter() - start)
-            notes.append(note)
-    finally:
-        proc.terminate()
+    with tempfile.TemporaryDirectory() as tmp:
         try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=15)
-        log.close()
-    table = Table(title=f"one negotiation at a state-file site, median of {args.repeat}")
+            with llama_server(Path(tmp) / "server.log") as url:
+                return _measure(url, args.repeat, console)
+        except LocalModelUnavailable as exc:
+            console.print(f"[red]{exc.message}[/red]")
+            return 2
+
+
+def _measure(url: str, repeat: int, console: Console) -> int:
+    config = LLMConfig(
+        model="smollm2", base_url=url, timeout_s=120, max_loops=3, json_mode="json_object",
+        history_budget_chars=6000, tool_output_budget_chars=1000,
+    )  # fmt: skip
+    requirements = parse_requirements(REQUEST)
+    agent = AgentNegotiator(
+        config, forced_tools=("slurm__list_partitions", "final_answer", "final_answer")
+    )
+    rules_s: list[float] = []
+    agent_s: list[float] = []
+    parse_s: list[float] = []
+    reasons: list[str] = []
+    notes: list[str] = []
+    for _ in range(repeat):
+        session, context = _session()
+        start = time.perf_counter()
+        RulesNegotiator().evaluate(requirements, session, context)
+        rules_s.append(time.perf_counter() - start)
+        session, context = _session()
+        start = time.perf_counter()
+        proposal = agent.evaluate(requirements, session, context)
+        agent_s.append(time.perf_counter() - start)
+        reasons.append(f"{proposal.verdict.value}: {' '.join(proposal.reason.split())}")
+        start = time.perf_counter()
+        _, note = parse_with_llm(REQUEST, config, mode="json")
+        parse_s.append(time.perf_counter() - start)
+        notes.append(note)
+    table = Table(title=f"one negotiation at a state-file site, median of {repeat}")
     for column in ("strategy", "median s", "ratio vs rules"):
         table.add_column(column)
     base = statistics.median(rules_s)

@@ -126,9 +126,18 @@ class Secretary:
     Args:
         config: the administrator's site configuration.
         providers: the site's providers; built from ``config`` when omitted.
+        negotiator: how requests are judged; built from ``config.strategy`` (and, for a model
+            strategy, the environment) when omitted. A caller that holds its own model
+            configuration (an experiment run with command-line options) passes one.
     """
 
-    def __init__(self, config: SiteConfig, providers: list[Provider] | None = None) -> None:
+    def __init__(
+        self,
+        config: SiteConfig,
+        providers: list[Provider] | None = None,
+        *,
+        negotiator: Negotiator | None = None,
+    ) -> None:
         self.config = config
         state: SiteState | None = None
         if providers is None:
@@ -141,7 +150,7 @@ class Secretary:
             description=config.description or (state.site.description if state else ""),
             prices=prices,
         )
-        self.negotiator = make_site_negotiator(config.strategy)
+        self.negotiator = negotiator or make_site_negotiator(config.strategy)
 
     def __repr__(self) -> str:
         return f"Secretary({self.config!r})"

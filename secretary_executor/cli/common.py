@@ -59,6 +59,17 @@ def add_version(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def positive_seconds(text: str) -> float:
+    """An argparse type: a number of seconds above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a finite number of seconds above 0")
+    return value
+
+
 def run_guarded(fn: Callable[[], int]) -> int:
     """Run a command body, turning expected errors into one line on stderr and an exit code."""
     try:

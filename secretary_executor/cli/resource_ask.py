@@ -33,6 +33,7 @@ from secretary_executor.cli.common import (
     console,
     emit_json,
     err_console,
+    positive_seconds,
     run_guarded,
     split_trailing_command,
 )
@@ -76,6 +77,13 @@ def _parser() -> argparse.ArgumentParser:
         "--fleet", default=DEMO, help="'demo' (built in) or the path of a fleet YAML file"
     )
     common.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    common.add_argument(
+        "--site-timeout",
+        type=positive_seconds,
+        metavar="S",
+        help="seconds each site may take to answer before it is UNREACHABLE (default: the fleet "
+        "file's timeout_s, else 30 in process and 60 through Globus Compute)",
+    )
 
     parser = argparse.ArgumentParser(
         prog="resource-ask",
@@ -158,7 +166,10 @@ async def _dispatch_command(args: argparse.Namespace, command: list[str]) -> int
         return _list_select(args)
     if getattr(args, "algorithm", None):
         get_selector(args.algorithm)  # unknown names fail before any site is asked
-    broker = Broker(load_fleet(args.fleet), Ledger())
+    fleet = load_fleet(args.fleet)
+    if getattr(args, "site_timeout", None) is not None:
+        fleet.set_timeout(args.site_timeout)
+    broker = Broker(fleet, Ledger())
     try:
         handler = {
             "negotiate": _negotiate,

@@ -26,9 +26,9 @@ from endpoint_plugins.secretary import Secretary
 from providers.errors import StateFileError
 from providers.files import load_yaml, read_text_file
 from providers.state import load_state
-from secretary_executor.cli.common import EXIT_OK, EXIT_USAGE, err_console
+from secretary_executor.cli.common import EXIT_OK, EXIT_USAGE, err_console, positive_seconds
 from secretary_executor.errors import ConfigurationError
-from secretary_executor.hub.config import readable_file
+from secretary_executor.hub.config import MAX_SITE_TIMEOUT_S, readable_file
 
 if TYPE_CHECKING:  # the MCP stack loads only when a server starts (keeps the CLI quick)
     from endpoint_plugins.mcp_membership import Membership
@@ -73,6 +73,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     h.add_argument("--host", help="override the config's host")
     h.add_argument("--port", type=int, help="override the config's port")
+    h.add_argument(
+        "--site-timeout",
+        type=positive_seconds,
+        metavar="S",
+        help="override the config's site_timeout_s: seconds each site may take (at most 3600)",
+    )
     _tls_arguments(h)
     h.add_argument("-v", "--verbose", action="store_true", help="log at INFO level")
     h.set_defaults(handler=_hub)
@@ -210,7 +216,11 @@ def _hub(args: argparse.Namespace) -> int:
     _logging(args.verbose)
     config = load_hub_config(args.config)
     tls = _tls_files(args)
-    pairs = [("host", args.host), ("port", args.port)]
+    if args.site_timeout is not None and args.site_timeout > MAX_SITE_TIMEOUT_S:
+        raise ConfigurationError(
+            f"--site-timeout must be at most {MAX_SITE_TIMEOUT_S:g} s (got {args.site_timeout:g})"
+        )
+    pairs = [("host", args.host), ("port", args.port), ("site_timeout_s", args.site_timeout)]
     if tls:
         pairs += [("tls_cert", tls[0]), ("tls_key", tls[1])]
     if args.allow_insecure_http:

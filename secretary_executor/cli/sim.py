@@ -4,8 +4,14 @@ secretary sim export --worker ID --out FILE          a generated worker's state 
 secretary sim negotiate [--workers N] [--prompts N]  the negotiation protocol, audited
                         [--truth independent|faithful] against which ground truth
                         [--transport mcp]            ... with sites served by worker processes
+                        [--ports 9100-9199]          ... listening on ports of that range
+                        [--site-timeout S]           how long one site may take
 secretary sim report DIR                             re-render report.md and plots
 secretary sim select [--iterations N] [--from DIR]   the selection experiment
+                     [--strategies a,b]              ... with only these strategies
+
+Model strategies (negotiation ``agent``/``hybrid``, selection ``agentic``/``agentic-cost``)
+take the model from --llm-model/--llm-base-url/... or the SECRETARY_LLM_* variables.
 """
 
 from __future__ import annotations
@@ -18,7 +24,14 @@ from rich.logging import RichHandler
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from secretary_executor.cli.common import EXIT_OK, EXIT_USAGE, console, err_console
+from secretary_executor.cli.common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    console,
+    err_console,
+    positive_seconds,
+)
+from secretary_executor.cli.llm_options import add_llm_options, llm_config
 from secretary_executor.simulation.experiments import (
     SELECTION_WORKERS,
     negotiate_experiment,
@@ -27,11 +40,15 @@ from secretary_executor.simulation.experiments import (
 )
 from secretary_executor.simulation.generator import generate_worker
 from secretary_executor.simulation.negotiate import (
+    DEFAULT_MCP_SITE_TIMEOUT_S,
     DEFAULT_PROCESSES,
+    DEFAULT_SITE_TIMEOUT_S,
     TRUTH_MODES,
     NegotiationSettings,
 )
+from secretary_executor.simulation.ports import parse_ports
 from secretary_executor.simulation.pricing import PriceModel
+from secretary_executor.simulation.selection import STRATEGIES
 
 TRANSPORTS = ("in-process", "mcp")
 
@@ -54,7 +71,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         default=DEFAULT_PROCESSES,
         help="with --transport mcp: how many worker processes share the sites",
     )
+    p.add_argument(
+        "--ports",
+        metavar="FIRST-LAST",
+        help="with --transport mcp: the loopback ports the hub and worker processes may use, "
+        "e.g. 9100-9199 (default: any free port)",
+    )
     p.add_argument("--out", required=True, type=Path, help="folder for results and report")
+    add_llm_options(p)
     p.set_defaults(handler=_negotiate)
 
     p = sub.add_parser("report", help="re-render report.md and plots from results.jsonl")
@@ -77,7 +101,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--cpu-core-hour", type=float, default=0.015, help="USD per core-hour")
     p.add_argument("--a100-hour", type=float, default=1.49, help="USD per A100 GPU-hour")
     p.add_argument("--l4-hour", type=float, default=0.44, help="USD per L4 GPU-hour")
+    p.add_argument(
+        "--strategies",
+        metavar="A,B,...",
+        help=f"selection strategies to run (default: all: {', '.join(STRATEGIES)})",
+    )
     p.add_argument("--out", required=True, type=Path, help="folder for results and report")
+    add_llm_options(p)
     p.set_defaults(handler=_select)
 
 
@@ -101,6 +131,21 @@ def _negotiation_options(p: argparse.ArgumentParser) -> None:
         help="ground truth: independent (default; the generator's intent against the raw site "
         "state) or faithful (the paper's auditor rules over the fact models)",
     )
+    p.add_argument(
+        "--site-timeout",
+        type=positive_seconds,
+        metavar="S",
+        help=f"seconds one site may take to answer before it is UNREACHABLE (default "
+        f"{DEFAULT_SITE_TIMEOUT_S:g} in process, {DEFAULT_MCP_SITE_TIMEOUT_S:g} over MCP; a site "
+        "on a local model takes seconds to minutes, and sites asked at once share its server)",
+    )
+    p.add_argument(
+        "--concurrency",
+        type=int,
+        metavar="N",
+        help="in process: sites asked at once (default: all; 1 asks them one after another, so "
+        "each site's timeout covers its own model calls only)",
+    )
 
 
 def _fail(message: str) -> int:
@@ -121,6 +166,8 @@ def _settings(args: argparse.Namespace) -> NegotiationSettings | str:
             f"--transport mcp serves sites with --strategy rules only (got {args.strategy!r}); "
             "use --transport in-process for agent or hybrid"
         )
+    if args.concurrency is not None and args.concurrency < 1:
+        return f"--concurrency must be at least 1 (got {args.concurrency})"
     if getattr(args, "mcp_processes", 1) < 1:
         return f"--mcp-processes must be at least 1 (got {args.mcp_processes})"
     for name in ("workers", "prompts"):
@@ -135,7 +182,23 @@ def _settings(args: argparse.Namespace) -> NegotiationSettings | str:
         strategy=args.strategy,
         transport=args.transport,
         truth=args.truth,
+        site_timeout_s=args.site_timeout,
+        concurrency=args.concurrency,
     )
+
+
+def _strategies(text: str | None) -> tuple[str, ...] | str:
+    """The selection strategies named (all when None), or why the list is wrong."""
+    if text is None:
+        return STRATEGIES
+    names = tuple(dict.fromkeys(n.strip().lower() for n in text.split(",") if n.strip()))
+    unknown = [n for n in names if n not in STRATEGIES]
+    if unknown or not names:
+        return (
+            f"unknown strategy {', '.join(unknown) or repr(text)} in --strategies; choose from: "
+            + ", ".join(STRATEGIES)
+        )
+    return names
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -170,6 +233,10 @@ def _negotiate(args: argparse.Namespace) -> int:
     settings = _settings(args)
     if isinstance(settings, str):
         return _fail(settings)
+    ports = parse_ports(args.ports) if args.ports is not None else None
+    if ports is not None and settings.transport != "mcp":
+        return _fail("--ports only applies to --transport mcp (the processes that serve sites)")
+    llm = llm_config(args) if settings.strategy != "rules" else None
     negotiating = f"negotiating {settings.workers} workers"
     starting = negotiating
     if settings.transport == "mcp":
@@ -191,6 +258,9 @@ def _negotiate(args: argparse.Namespace) -> int:
             on_prompt=lambda _i: progress.advance(task),
             processes=args.mcp_processes,
             on_ready=lambda: progress.update(task, description=negotiating),
+            llm=llm,
+            guided=args.llm_guided,
+            ports=ports,
         )
     _print_summary(summary, args.out)
     return EXIT_OK
@@ -227,9 +297,13 @@ def _select(args: argparse.Namespace) -> int:
         settings = _settings(args)
         if isinstance(settings, str):
             return _fail(settings)
+    strategies = _strategies(args.strategies)
+    if isinstance(strategies, str):
+        return _fail(strategies)
     prices = PriceModel(
         cpu_core_hour=args.cpu_core_hour, gpu_hour={"A100": args.a100_hour, "L4": args.l4_hour}
     )
+    llm = llm_config(args)
     with console.status("running the selection experiment"):
         summary = select_experiment(
             args.out,
@@ -238,6 +312,9 @@ def _select(args: argparse.Namespace) -> int:
             settings=settings,
             prices=prices,
             subset=args.subset,
+            strategies=strategies,
+            llm=llm,
+            retries=args.llm_retries,
         )
     _print_selection(summary, args.out)
     return EXIT_OK

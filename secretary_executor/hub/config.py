@@ -41,6 +41,10 @@ from secretary_executor.hub.worker_urls import DEFAULT_WORKER_HOSTS, HostPolicy
 NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
 
 
+MAX_SITE_TIMEOUT_S = 3600.0
+"""The longest a hub waits for one site (a config or ``--site-timeout`` above it is refused)."""
+
+
 class ParentLink(BaseModel):
     """Where a hub in the ``dual`` role registers as a worker."""
 
@@ -64,7 +68,7 @@ class HubConfig(BaseModel):
     join_token_file: str | None = None
     heartbeat_s: float = Field(default=5.0, gt=0, le=3600)
     miss_limit: int = Field(default=3, ge=1, le=100)
-    site_timeout_s: float = Field(default=10.0, gt=0, le=3600)
+    site_timeout_s: float = Field(default=10.0, gt=0, le=MAX_SITE_TIMEOUT_S)
     job_poll_s: float = Field(default=1.0, gt=0, le=600)
     fanout: FanOut = FanOut()
     fleet: str | None = None

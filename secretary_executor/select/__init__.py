@@ -2,12 +2,14 @@
 
 Each algorithm of the paper's Table 1 is one small :class:`Selector`; :func:`get_selector`
 finds one by name and :func:`select_with_fallback` runs a policy's algorithm with its fallbacks.
+A :class:`ProposalSet` reads a request's proposals once, so every algorithm ranks plain rows.
 """
 
 from secretary_executor.select.agentic import Agentic
 from secretary_executor.select.base import Selector
 from secretary_executor.select.first_ready import FirstReady
 from secretary_executor.select.min_cost import MinCost
+from secretary_executor.select.proposal_set import ProposalSet
 from secretary_executor.select.queue_depth import QueueDepth
 from secretary_executor.select.random_ready import RandomReady
 from secretary_executor.select.registry import (
@@ -26,6 +28,7 @@ __all__ = [
     "Agentic",
     "FirstReady",
     "MinCost",
+    "ProposalSet",
     "QueueDepth",
     "RandomReady",
     "RunAnytime",

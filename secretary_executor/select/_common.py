@@ -20,23 +20,30 @@ READY_OR_BUSY: frozenset[Verdict] = frozenset({Verdict.READY, Verdict.BUSY})
 """Verdicts that mean "can run here", now or after a wait (the paper's R/B)."""
 
 
-def candidates(proposals: Iterable[Proposal], verdicts: frozenset[Verdict]) -> list[Proposal]:
-    """The proposals whose verdict is in ``verdicts``, each object once, in input order.
+def distinct(proposals: Iterable[Proposal]) -> Sequence[Proposal]:
+    """The proposals with each object once, first occurrence kept, in input order.
 
     De-duplication is by identity, not equality: two sites may legitimately send equal-looking
     answers, but the same object listed twice must not be tried twice at dispatch. The usual
-    case, no object twice, is checked in one pass before the order-keeping loop is needed.
+    case, no object twice, is checked in one pass in C and returns the input itself.
     """
-    out = [p for p in proposals if p.verdict in verdicts]
-    if len({id(p) for p in out}) == len(out):
-        return out
+    items = proposals if isinstance(proposals, list | tuple) else list(proposals)
+    if len(set(map(id, items))) == len(items):
+        return items
     seen: set[int] = set()
     unique: list[Proposal] = []
-    for proposal in out:
+    for proposal in items:
         if id(proposal) not in seen:
             seen.add(id(proposal))
             unique.append(proposal)
     return unique
+
+
+def candidates(proposals: Iterable[Proposal], verdicts: frozenset[Verdict]) -> list[Proposal]:
+    """The proposals whose verdict is in ``verdicts``, each object once (see :func:`distinct`),
+    in input order."""
+    unique = distinct([p for p in proposals if p.verdict in verdicts])
+    return unique if isinstance(unique, list) else list(unique)
 
 
 INF = float("inf")

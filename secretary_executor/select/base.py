@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from providers.wire import Policy, Proposal, Requirements, Verdict
 from secretary_executor.select._common import READY_OR_BUSY, candidates
+from secretary_executor.select.proposal_set import ProposalSet, Row, as_set
 
 
 class Selector(ABC):
@@ -51,24 +52,30 @@ class Selector(ABC):
 class SortingSelector(Selector):
     """A selector that is one deterministic ordering of the compatible proposals.
 
-    Subclasses give ``sort_key`` (ending with the site name, so equal inputs always give the
-    same answer); the filtering and sorting live here once.
+    ``sort_key`` is the definition: the ranking is ``sorted(candidates, key=sort_key)``, and the
+    key ends with the site name, so equal inputs always give the same answer.
 
-    ``sort_key`` is the definition. A subclass may also give ``flat_keys``: the same keys for
-    a whole pool, built in one loop with plain attribute reads and float compares (no helper
-    call per field, no model method), as flat tuples whose first item is always a float, which
-    Python's sort compares with its specialised float compare. Each key is computed once per
-    proposal set. An unknown value becomes ``inf``, which sorts it after every known value,
-    as the ``(unknown, value)`` pairs of ``sort_key`` do, unless a known value is itself
-    infinite: then ``flat_keys`` returns None and ``sort_key`` is used. Tests hold the two to
-    the same ranking on random proposal sets.
+    That definition is slow to evaluate (helper calls, nested tuples and pydantic field reads
+    per proposal), so a subclass also gives ``keys``: the same order as flat tuples built from
+    the plain rows of a :class:`ProposalSet` (read once when the proposals arrive), which
+    ``list.sort`` compares without calling back into Python. Where a column it ranks by holds a
+    known value that the rows' ``inf`` cannot tell from unknown (``columns`` against
+    ``ProposalSet.ambiguous``), ``sort_key`` decides instead. Tests hold the two to the same
+    ranking on random proposal sets.
     """
 
     verdicts: ClassVar[frozenset[Verdict]] = READY_OR_BUSY
+    columns: ClassVar[frozenset[str]]
+    """The row columns ``keys`` ranks by."""
 
     @abstractmethod
     def sort_key(self, proposal: Proposal) -> tuple[Any, ...]:
-        """The key that orders proposals from best to worst."""
+        """The key that orders proposals from best to worst (the definition)."""
+
+    @abstractmethod
+    def keys(self, rows: Sequence[Row]) -> list[list[tuple[Any, ...]]]:
+        """Flat keys for ``rows``, each ending with (position, proposal), as groups ranked
+        best group first, each to be sorted on its own."""
 
     def rank(
         self,
@@ -76,15 +83,29 @@ class SortingSelector(Selector):
         requirements: Requirements | None,
         policy: Policy,
     ) -> list[Proposal]:
-        """Proposals with one of ``verdicts``, ordered by ``sort_key``."""
-        pool = candidates(proposals, self.verdicts)
-        keys = self.flat_keys(pool)
-        if keys is None:
-            return sorted(pool, key=self.sort_key)
-        # Keys end with the site name; equal keys keep input order, as sorted() by key would.
-        return [pool[i] for i in sorted(range(len(pool)), key=keys.__getitem__)]
+        """Proposals with one of ``verdicts``, ordered by ``sort_key``; kept by a
+        :class:`ProposalSet` for its next ranking by this algorithm."""
+        return as_set(proposals).ranked_by(self)
 
-    def flat_keys(self, pool: Sequence[Proposal]) -> list[tuple[Any, ...]] | None:
-        """``sort_key`` for the whole pool as flat tuples in the same order, or None to sort by
-        ``sort_key`` itself (the default)."""
-        return None
+    def order(self, proposals: ProposalSet) -> list[Proposal]:
+        """The ranking of ``proposals`` computed now."""
+        if self.columns & proposals.ambiguous:
+            return sorted(candidates(proposals, self.verdicts), key=self.sort_key)
+        ranked: list[Proposal] = []
+        for group in self.keys(proposals.rows):
+            group.sort()
+            ranked += [key[-1] for key in group]
+        return ranked
+
+    def select(
+        self,
+        proposals: Sequence[Proposal],
+        requirements: Requirements | None = None,
+        policy: Policy | None = None,
+    ) -> Proposal | None:
+        """The best proposal: the smallest key, found without sorting the rest."""
+        kept = as_set(proposals)
+        if self.columns & kept.ambiguous:
+            return min(candidates(kept, self.verdicts), key=self.sort_key, default=None)
+        best = next((min(group) for group in self.keys(kept.rows) if group), None)
+        return None if best is None else best[-1]

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from providers.wire import Proposal, Verdict
-from secretary_executor.select._common import INF, busy_after_ready, low_first
+from providers.wire import Proposal
+from secretary_executor.select._common import busy_after_ready, low_first
 from secretary_executor.select.base import SortingSelector
+from secretary_executor.select.proposal_set import COST, START, Row
 
 
 class MinCost(SortingSelector):
@@ -24,6 +25,7 @@ class MinCost(SortingSelector):
     summary: ClassVar[str] = "lowest estimated cost; ties READY first, then soonest"
     status: ClassVar[str] = "R/B"
     logic: ClassVar[str] = "Economic"
+    columns: ClassVar[frozenset[str]] = frozenset({COST, START})
     use_case: ClassVar[str] = "Budget optimized"
 
     def sort_key(self, proposal: Proposal) -> tuple[Any, ...]:
@@ -36,20 +38,6 @@ class MinCost(SortingSelector):
             proposal.site,
         )
 
-    def flat_keys(self, pool: Sequence[Proposal]) -> list[tuple[Any, ...]] | None:
-        """:meth:`sort_key` for the whole pool as flat tuples (see :class:`SortingSelector`)."""
-        ready = Verdict.READY
-        keys: list[tuple[Any, ...]] = []
-        for p in pool:
-            c, t = (m := p.metrics).estimated_cost_usd, m.estimated_start_s
-            if c == INF or t == INF:
-                return None
-            keys.append(
-                (
-                    INF if c is None or c != c else float(c),
-                    0.0 if p.verdict is ready else 1.0,
-                    INF if t is None or t != t else float(t),
-                    p.site,
-                )
-            )
-        return keys
+    def keys(self, rows: Sequence[Row]) -> list[list[tuple[Any, ...]]]:
+        """One group; the cost leads every key, as in :meth:`sort_key`."""
+        return [[(c, busy, t, site, i, p) for busy, t, c, _, _, site, i, p in rows]]

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from providers.wire import Proposal, Verdict
-from secretary_executor.select._common import INF, busy_after_ready, high_first, low_first
+from providers.wire import Proposal
+from secretary_executor.select._common import busy_after_ready, high_first, low_first
 from secretary_executor.select.base import SortingSelector
+from secretary_executor.select.proposal_set import FREE, QUEUE, Row
 
 
 class QueueDepth(SortingSelector):
@@ -23,6 +24,7 @@ class QueueDepth(SortingSelector):
     summary: ClassVar[str] = "shortest queue; ties most free nodes, READY first"
     status: ClassVar[str] = "R/B"
     logic: ClassVar[str] = "Quantitative"
+    columns: ClassVar[frozenset[str]] = frozenset({FREE, QUEUE})
     use_case: ClassVar[str] = "Fleet-wide load balancing"
 
     def sort_key(self, proposal: Proposal) -> tuple[Any, ...]:
@@ -35,20 +37,6 @@ class QueueDepth(SortingSelector):
             proposal.site,
         )
 
-    def flat_keys(self, pool: Sequence[Proposal]) -> list[tuple[Any, ...]] | None:
-        """:meth:`sort_key` for the whole pool as flat tuples (see :class:`SortingSelector`)."""
-        ready = Verdict.READY
-        keys: list[tuple[Any, ...]] = []
-        for p in pool:
-            q, f = (m := p.metrics).queue_depth, m.free_nodes
-            if q == INF or f == -INF:
-                return None
-            keys.append(
-                (
-                    INF if q is None or q != q else float(q),
-                    INF if f is None or f != f else -float(f),
-                    0.0 if p.verdict is ready else 1.0,
-                    p.site,
-                )
-            )
-        return keys
+    def keys(self, rows: Sequence[Row]) -> list[list[tuple[Any, ...]]]:
+        """One group; the queue depth leads every key, as in :meth:`sort_key`."""
+        return [[(q, f, busy, site, i, p) for busy, _, _, q, f, site, i, p in rows]]

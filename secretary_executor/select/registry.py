@@ -16,6 +16,7 @@ from secretary_executor.select.agentic import Agentic, AgenticCost
 from secretary_executor.select.base import Selector
 from secretary_executor.select.first_ready import FirstReady
 from secretary_executor.select.min_cost import MinCost
+from secretary_executor.select.proposal_set import as_set
 from secretary_executor.select.queue_depth import QueueDepth
 from secretary_executor.select.random_ready import RandomReady
 from secretary_executor.select.run_anytime import RunAnytime
@@ -128,9 +129,10 @@ def select_with_fallback(
             chain.append(key)
 
     notes: list[str] = []
+    arrived = as_set(proposals)  # read once for every algorithm of the chain and for dispatch
     for name in chain:
         try:
-            ranked = get_selector(name).rank(proposals, requirements, policy)
+            ranked = get_selector(name).rank(arrived, requirements, policy)
         except SelectionError as exc:
             notes.append(f"{name} could not decide: {exc.message}")
             continue

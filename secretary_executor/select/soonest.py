@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from providers.wire import Proposal, Verdict
-from secretary_executor.select._common import INF, busy_after_ready, low_first
+from providers.wire import Proposal
+from secretary_executor.select._common import busy_after_ready, low_first
 from secretary_executor.select.base import SortingSelector
+from secretary_executor.select.proposal_set import QUEUE, START, Row
 
 
 class Soonest(SortingSelector):
@@ -24,6 +25,7 @@ class Soonest(SortingSelector):
     summary: ClassVar[str] = "shortest estimated time to start, READY before BUSY"
     status: ClassVar[str] = "R/B"
     logic: ClassVar[str] = "Quantitative"
+    columns: ClassVar[frozenset[str]] = frozenset({QUEUE, START})
     use_case: ClassVar[str] = "Shortest ETS"
 
     def sort_key(self, proposal: Proposal) -> tuple[Any, ...]:
@@ -36,20 +38,9 @@ class Soonest(SortingSelector):
             proposal.site,
         )
 
-    def flat_keys(self, pool: Sequence[Proposal]) -> list[tuple[Any, ...]] | None:
-        """:meth:`sort_key` for the whole pool as flat tuples (see :class:`SortingSelector`)."""
-        ready = Verdict.READY
-        keys: list[tuple[Any, ...]] = []
-        for p in pool:
-            t, q = (m := p.metrics).estimated_start_s, m.queue_depth
-            if t == INF or q == INF:
-                return None
-            keys.append(
-                (
-                    0.0 if p.verdict is ready else 1.0,
-                    INF if t is None or t != t else float(t),
-                    INF if q is None or q != q else float(q),
-                    p.site,
-                )
-            )
-        return keys
+    def keys(self, rows: Sequence[Row]) -> list[list[tuple[Any, ...]]]:
+        """READY keys, then BUSY keys: a group per verdict keeps the first item of every key a
+        float that rarely ties (the start estimate), so most compares end at it."""
+        ready = [(t, q, site, i, p) for busy, t, _, q, _, site, i, p in rows if not busy]
+        busy = [(t, q, site, i, p) for busy, t, _, q, _, site, i, p in rows if busy]
+        return [ready, busy]

@@ -7,12 +7,14 @@ what ``secretary sim negotiate`` and ``secretary sim select`` run.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from endpoint_plugins.agent.config import LLMConfig
 from providers.wire.proposal import Verdict
 from secretary_executor.errors import ConfigurationError
+from secretary_executor.select.agentic import DEFAULT_RETRIES
 from secretary_executor.simulation import report
 from secretary_executor.simulation.audit import CaseResult
 from secretary_executor.simulation.catalogue import build_catalogue
@@ -26,7 +28,7 @@ from secretary_executor.simulation.negotiate import (
 )
 from secretary_executor.simulation.pricing import PriceModel
 from secretary_executor.simulation.prompts import generate_prompts
-from secretary_executor.simulation.selection import CONDITIONS, Job, run_selection
+from secretary_executor.simulation.selection import CONDITIONS, STRATEGIES, Job, run_selection
 from secretary_executor.simulation.selection_report import (
     is_selection_folder,
     rerender_selection,
@@ -45,14 +47,26 @@ def negotiate_experiment(
     *,
     processes: int = DEFAULT_PROCESSES,
     on_ready: Callable[[], None] | None = None,
+    llm: LLMConfig | None = None,
+    guided: bool = False,
+    ports: range | None = None,
 ) -> dict[str, Any]:
     """Run the negotiation protocol and write results.jsonl, summary.json, report.md, plots.
 
     With ``transport="mcp"`` the workers' state files and logs are kept in ``out/workers``
-    (served by ``processes`` worker processes), so a failed start can be diagnosed afterwards.
+    (served by ``processes`` worker processes on ``ports``), so a failed start can be
+    diagnosed afterwards. ``llm`` and ``guided`` configure model strategies
+    (:func:`~secretary_executor.simulation.negotiate.negotiate_all`).
     """
     run = run_negotiation(
-        settings, on_prompt, workdir=out / "workers", processes=processes, on_ready=on_ready
+        settings,
+        on_prompt,
+        workdir=out / "workers",
+        processes=processes,
+        on_ready=on_ready,
+        llm=llm,
+        guided=guided,
+        ports=ports,
     )
     report.write_results(out, run.cases)
     records = prompt_records(run)
@@ -138,18 +152,22 @@ def select_experiment(
     settings: NegotiationSettings | None = None,
     prices: PriceModel | None = None,
     subset: int | None = SELECTION_WORKERS,
+    strategies: Sequence[str] = STRATEGIES,
+    llm: LLMConfig | None = None,
+    retries: int = DEFAULT_RETRIES,
 ) -> dict[str, Any]:
     """The selection experiment over the truly compatible cases of a negotiation run, in its
     three conditions (with state, without state, and queues starting empty).
 
     With ``source`` the run in that folder is used; otherwise one is run now (into
     ``out/negotiation``) with ``settings``. ``subset``: workers carried forward (the paper's
-    100 of 200; None or 0 for all).
+    100 of 200; None or 0 for all). ``llm`` is the model of the agentic strategies (the
+    environment's when None), which send an unusable answer back ``retries`` times.
     """
     if source is None:
         settings = settings or NegotiationSettings()
         source = out / "negotiation"
-        negotiate_experiment(settings, source)
+        negotiate_experiment(settings, source, llm=llm)
     settings = _settings_of(source)
     cases = report.read_results(source)
     jobs = jobs_from_cases(cases, settings, subset)
@@ -162,8 +180,11 @@ def select_experiment(
             jobs,
             iterations=iterations,
             seed=settings.seed,
+            strategies=tuple(strategies),
             prices=prices,
             condition=condition,
+            llm=llm,
+            retries=retries,
         ).decisions
     ]
     write_decisions(out, decisions)
@@ -175,5 +196,6 @@ def select_experiment(
         "reference": "per-job minimum cost over every compatible site (a lower bound; see docs)",
         "conditions": list(CONDITIONS),
         "workers_carried_forward": min(subset or settings.workers, settings.workers),
+        "model": llm.model if llm is not None else None,
     }
     return write_selection(out, meta, decisions)

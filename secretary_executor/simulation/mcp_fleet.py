@@ -24,7 +24,6 @@ import logging
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -43,8 +42,8 @@ from secretary_executor.errors import SecretaryError
 from secretary_executor.hub.config import HubConfig
 from secretary_executor.hub.fanout import FanOut, FederatedFleet
 from secretary_executor.hub.server import Hub
+from secretary_executor.simulation.ports import HOST, PortPool
 
-HOST = "127.0.0.1"
 ROOT = Path(secretary_executor.__file__).resolve().parents[1]
 """The source tree, put on the workers' PYTHONPATH so they run this very code."""
 POLL_S = 0.05
@@ -53,13 +52,6 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 class FederationError(SecretaryError):
     """The loopback federation could not start: a process exited or missed its deadline."""
-
-
-def free_port() -> int:
-    """A TCP port on loopback that was free a moment ago (a bind race shows as a start error)."""
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
 
 
 def write_shares(documents: Sequence[tuple[str, str]], folder: Path, processes: int) -> list[Path]:
@@ -135,6 +127,8 @@ class LoopbackFederation:
         stop_timeout_s: how long a worker may take to exit after SIGTERM before SIGKILL.
         prefix: worker names are ``PREFIX-0``, ``PREFIX-1``, ...
         verbose: workers log at INFO (``--verbose``): one line per negotiate call they answer.
+        ports: the loopback ports the hub and the workers may listen on (see
+            :mod:`.ports`); None lets the kernel pick.
     """
 
     def __init__(
@@ -149,6 +143,7 @@ class LoopbackFederation:
         stop_timeout_s: float = 15.0,
         prefix: str = "sim",
         verbose: bool = False,
+        ports: range | None = None,
     ) -> None:
         if not site_dirs:
             raise FederationError("a loopback federation needs at least one folder of sites")
@@ -161,6 +156,7 @@ class LoopbackFederation:
         self.stop_timeout_s = stop_timeout_s
         self.prefix = prefix
         self.verbose = verbose
+        self.ports = PortPool(ports)
         self.hub: Hub | None = None
         self.workers: list[WorkerProcess] = []
         self._server: _HubServer | None = None
@@ -263,7 +259,7 @@ class LoopbackFederation:
         config = HubConfig(
             name=f"{self.prefix}-hub",
             host=HOST,
-            port=free_port(),
+            port=self.ports.take(),
             token_file=str(tokens),
             join_token_file=str(join),
             heartbeat_s=self.heartbeat_s,
@@ -332,7 +328,7 @@ class LoopbackFederation:
             await background
 
     def _spawn(self, name: str, site_dir: Path, hub_url: str, join: Path) -> WorkerProcess:
-        port = free_port()
+        port = self.ports.take()
         argv = [
             sys.executable,
             "-m",

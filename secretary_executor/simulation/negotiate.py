@@ -27,11 +27,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from endpoint_plugins.agent.config import LLMConfig
 from endpoint_plugins.config import SiteConfig
+from endpoint_plugins.negotiation.base import Negotiator
 from endpoint_plugins.secretary import Secretary
 from providers.state import SiteState, providers_from_state
 from providers.wire import Proposal, Requirements
@@ -66,6 +68,10 @@ site administrator would run one worker per machine rather than one per site."""
 
 TruthMode = Literal["independent", "faithful"]
 TRUTH_MODES: tuple[TruthMode, ...] = ("independent", "faithful")
+DEFAULT_SITE_TIMEOUT_S = 30.0
+"""The per-site timeout of in-process sites (``Site``'s own default)."""
+DEFAULT_MCP_SITE_TIMEOUT_S = 60.0
+"""The hub's per-site timeout over MCP: a call crosses processes and HTTP."""
 
 Ask = Callable[[Requirements, str], Awaitable[list[Proposal]]]
 """Negotiate one requirement (with its request id) with every site, in fleet order."""
@@ -82,6 +88,12 @@ class NegotiationSettings(BaseModel):
     strategy: Literal["rules", "agent", "hybrid"] = "rules"
     transport: Literal["in-process", "mcp"] = "in-process"
     truth: TruthMode = "independent"
+    site_timeout_s: float | None = Field(default=None, gt=0, le=86_400)
+    """How long one site may take to answer before it counts as UNREACHABLE; None: 30 s in
+    process, 60 s over MCP. A site on a local model answers in seconds to minutes, and sites
+    asked at once share that model's server."""
+    concurrency: int | None = Field(default=None, ge=1, le=100_000)
+    """Sites asked at once (in process); None asks every site at once."""
 
 
 @dataclass(frozen=True)
@@ -102,10 +114,18 @@ def present_categories(state: SiteState) -> set[Category]:
     return {KIND_CATEGORY[p.kind] for p in state.providers}
 
 
-def simulated_site(worker: Worker, strategy: str = "rules") -> Site:
+def simulated_site(
+    worker: Worker,
+    strategy: str = "rules",
+    *,
+    llm: LLMConfig | None = None,
+    guided: bool = False,
+    timeout_s: float = DEFAULT_SITE_TIMEOUT_S,
+) -> Site:
     """A fleet site for a generated worker: its Secretary built on state-backed providers.
 
-    With ``agent`` or ``hybrid`` the model comes from the environment (docs/agents.md).
+    With ``agent`` or ``hybrid`` the model is ``llm``, or the environment's (docs/agents.md)
+    when None. ``guided`` forces the agent's first calls (see :func:`guided_tools`).
     """
     info = worker.state.site
     config = SiteConfig(
@@ -115,10 +135,44 @@ def simulated_site(worker: Worker, strategy: str = "rules") -> Site:
         prices=info.prices,
         strategy=strategy,  # type: ignore[arg-type]
     )
-    secretary = Secretary(config, providers=providers_from_state(worker.state))
+    secretary = Secretary(
+        config,
+        providers=providers_from_state(worker.state),
+        negotiator=_negotiator(worker, strategy, llm, guided),
+    )
     # State-backed providers never block, so rules calls stay on the event loop; a model
     # call does block, so LLM strategies run in worker threads.
-    return Site(info.name, InProcessTransport(secretary, threaded=strategy != "rules"))
+    transport = InProcessTransport(secretary, threaded=strategy != "rules")
+    return Site(info.name, transport, timeout_s=timeout_s)
+
+
+def guided_tools(state: SiteState) -> tuple[str, ...]:
+    """The calls forced on a small model: the workload's partitions, then the answer (twice,
+    so that an answer sent back once is still forced)."""
+    workload = next((p.name for p in state.providers if p.kind == "workload"), None)
+    look = (f"{workload}__list_partitions",) if workload else ()
+    return (*look, "final_answer", "final_answer")
+
+
+def _negotiator(
+    worker: Worker, strategy: str, llm: LLMConfig | None, guided: bool
+) -> Negotiator | None:
+    """The negotiator for a model strategy run with its own configuration; None lets the
+    Secretary build the site's usual one (rules, or a model from the environment)."""
+    if strategy == "rules" or (llm is None and not guided):
+        return None
+    from endpoint_plugins.agent.factory import make_negotiator
+    from endpoint_plugins.agent.loop import AgentNegotiator
+
+    config = llm if llm is not None else LLMConfig.from_env()
+    if config is None:
+        raise ConfigurationError(
+            f"strategy {strategy!r} needs a language model: pass --llm-model/--llm-base-url "
+            "or set SECRETARY_LLM_MODEL (docs/agents.md)"
+        )
+    if strategy == "agent" and guided:
+        return AgentNegotiator(config, forced_tools=guided_tools(worker.state))
+    return make_negotiator(strategy, config)
 
 
 def independent_truth(intent: Intent, site: auditor.Site) -> Truth:
@@ -140,10 +194,25 @@ def same_requirement(prompt: Prompt, parsed: object) -> bool:
 
 
 @asynccontextmanager
-async def in_process_sites(workers: Sequence[Worker], strategy: str) -> AsyncIterator[Ask]:
-    """Every worker as a Secretary in this process; all sites are asked at once."""
-    sites = [simulated_site(w, strategy) for w in workers]
-    fleet = Fleet(sites, concurrency=max(1, len(sites)))
+async def in_process_sites(
+    workers: Sequence[Worker],
+    settings: NegotiationSettings,
+    llm: LLMConfig | None = None,
+    guided: bool = False,
+) -> AsyncIterator[Ask]:
+    """Every worker as a Secretary in this process; all sites are asked at once unless
+    ``settings.concurrency`` says how many."""
+    sites = [
+        simulated_site(
+            w,
+            settings.strategy,
+            llm=llm,
+            guided=guided,
+            timeout_s=settings.site_timeout_s or DEFAULT_SITE_TIMEOUT_S,
+        )
+        for w in workers
+    ]
+    fleet = Fleet(sites, concurrency=settings.concurrency or max(1, len(sites)))
 
     async def ask(requirements: Requirements, request_id: str) -> list[Proposal]:
         return await fleet.negotiate(requirements, request_id=request_id)
@@ -156,13 +225,20 @@ async def in_process_sites(workers: Sequence[Worker], strategy: str) -> AsyncIte
 
 @asynccontextmanager
 async def mcp_sites(
-    workers: Sequence[Worker], workdir: Path | None, processes: int = DEFAULT_PROCESSES
+    workers: Sequence[Worker],
+    workdir: Path | None,
+    processes: int = DEFAULT_PROCESSES,
+    *,
+    site_timeout_s: float = DEFAULT_MCP_SITE_TIMEOUT_S,
+    ports: range | None = None,
 ) -> AsyncIterator[Ask]:
     """Every worker served over MCP by ``processes`` real worker processes on loopback.
 
-    State files go to ``workdir/w0``, ``workdir/w1``, ... (a temporary folder when None), worker
-    logs beside them. The fan-out asks every site at once, as in process, so the two runs differ
-    only in the transport. Every process is stopped when the block exits, however it exits.
+    The hub and each worker listen on a port of ``ports`` (any free port when None); the hub
+    waits ``site_timeout_s`` for each site. State files go to ``workdir/w0``, ``workdir/w1``,
+    ... (a temporary folder when None), worker logs beside them. The fan-out asks every site
+    at once, as in process, so the two runs differ only in the transport. Every process is
+    stopped when the block exits, however it exits.
 
     Raises:
         FederationError: a worker process could not start or register (one line, with its log).
@@ -176,7 +252,9 @@ async def mcp_sites(
         folder = workdir if workdir is not None else Path(tmp)
         documents = [(w.state.site.name, w.state.to_yaml()) for w in workers]
         dirs = write_shares(documents, folder, processes)
-        async with LoopbackFederation(dirs, workdir=folder, fanout=fanout) as federation:
+        async with LoopbackFederation(
+            dirs, workdir=folder, fanout=fanout, site_timeout_s=site_timeout_s, ports=ports
+        ) as federation:
             fleet = federation.fleet
 
             async def ask(requirements: Requirements, request_id: str) -> list[Proposal]:
@@ -192,8 +270,15 @@ async def negotiate_all(
     workdir: Path | None = None,
     processes: int = DEFAULT_PROCESSES,
     on_ready: Callable[[], None] | None = None,
+    llm: LLMConfig | None = None,
+    guided: bool = False,
+    ports: range | None = None,
 ) -> NegotiationRun:
     """Run the whole protocol; ``on_prompt(i)`` is called after each prompt (progress).
+
+    ``llm`` is the model of ``agent`` and ``hybrid`` sites (the environment's when None) and
+    ``guided`` forces a small model's first calls (:func:`guided_tools`); ``ports`` confines
+    the MCP processes' ports.
 
     ``on_ready()`` is called once every site can be asked: with MCP, starting the worker
     processes takes a while, and a progress display should say so rather than look stuck.
@@ -220,9 +305,15 @@ async def negotiate_all(
         build_catalogue(w.state for w in workers), settings.prompts, settings.seed
     )
     sites = (
-        mcp_sites(workers, workdir, processes)
+        mcp_sites(
+            workers,
+            workdir,
+            processes,
+            site_timeout_s=settings.site_timeout_s or DEFAULT_MCP_SITE_TIMEOUT_S,
+            ports=ports,
+        )
         if settings.transport == "mcp"
-        else in_process_sites(workers, settings.strategy)
+        else in_process_sites(workers, settings, llm, guided)
     )
     by_site = {w.state.site.name: w for w in workers}
     present = {w.worker_id: present_categories(w.state) for w in workers}
@@ -273,12 +364,8 @@ async def negotiate_all(
 def run_negotiation(
     settings: NegotiationSettings,
     on_prompt: Callable[[int], None] | None = None,
-    *,
-    workdir: Path | None = None,
-    processes: int = DEFAULT_PROCESSES,
-    on_ready: Callable[[], None] | None = None,
+    **options: Any,
 ) -> NegotiationRun:
-    """:func:`negotiate_all` on a fresh event loop (for callers that are not async)."""
-    return asyncio.run(
-        negotiate_all(settings, on_prompt, workdir=workdir, processes=processes, on_ready=on_ready)
-    )
+    """:func:`negotiate_all` on a fresh event loop (for callers that are not async); ``options``
+    are its keyword arguments."""
+    return asyncio.run(negotiate_all(settings, on_prompt, **options))

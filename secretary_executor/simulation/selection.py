@@ -10,9 +10,10 @@ from :class:`~secretary_executor.simulation.pricing.PriceModel`; run time is not
 each job is priced for one hour.
 
 Statuses: SELECTED (the strategy chose a site), REJECTED (it found nothing it may choose, e.g.
-first-ready when every candidate is BUSY), UNKNOWN (the strategy could not decide: agentic has
-no model configured here, so every agentic decision is UNKNOWN and its latency is that of the
-refusal).
+first-ready when every candidate is BUSY), UNKNOWN (the strategy could not decide: agentic and
+agentic-cost with no model configured, a model call that failed or timed out, or no usable
+answer after the retries; the decision's ``note`` says which). A model decision's latency
+includes its model calls, and its ``note`` the model's answers, tokens and reason.
 
 Conditions (the paper runs two, and a third as a sanity check):
 
@@ -37,10 +38,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from endpoint_plugins.agent.config import LLMConfig
 from providers.facts import Partition
 from providers.wire import Metrics, Policy, Proposal, Requirements, Verdict
 from secretary_executor.errors import SelectionError
-from secretary_executor.select.registry import SELECTORS, get_selector
+from secretary_executor.select.agentic import DEFAULT_RETRIES, Agentic
+from secretary_executor.select.base import Selector
+from secretary_executor.select.registry import SELECTORS, VARIANTS, get_selector
 from secretary_executor.simulation.generator import Worker
 from secretary_executor.simulation.pricing import PriceModel
 from secretary_executor.simulation.seeding import stream
@@ -48,6 +52,9 @@ from secretary_executor.simulation.truth import SiteFacts, fits, nodes_for, part
 
 Condition = Literal["with-state", "without-state", "pressure"]
 CONDITIONS: tuple[Condition, ...] = ("with-state", "without-state", "pressure")
+
+STRATEGIES: tuple[str, ...] = (*SELECTORS, *VARIANTS)
+"""Every strategy the experiment runs by default: Table 1's seven, then agentic-cost."""
 BUSY_UTILISATION = 0.95
 WAIT_PER_JOB_S = 900.0
 HOURS = 1.0
@@ -210,14 +217,18 @@ def run_selection(
     *,
     iterations: int = 10,
     seed: int = 0,
-    strategies: tuple[str, ...] = tuple(SELECTORS),
+    strategies: tuple[str, ...] = STRATEGIES,
     prices: PriceModel | None = None,
     condition: Condition = "with-state",
+    llm: LLMConfig | None = None,
+    retries: int = DEFAULT_RETRIES,
 ) -> SelectionRun:
     """Place every job with every strategy, ``iterations`` times (see the module docstring).
 
     The shuffles depend on (seed, iteration) only, so every condition and strategy sees the
-    same job order and candidate order.
+    same job order and candidate order. ``llm`` is the model of the agentic strategies (None:
+    the environment's, if any), which send an unusable answer back ``retries`` times before
+    the decision is UNKNOWN.
 
     Postcondition: one decision per (strategy, iteration, job).
     """
@@ -241,9 +252,10 @@ def run_selection(
                 remember=condition != "without-state",
             )
             policy = Policy(algorithm=name, fallback=(), seed=seed * 1000 + it)
+            selector = strategy_selector(name, llm, retries)
             for step, job in enumerate(order):
                 decision = _decide(
-                    name,
+                    selector,
                     it,
                     job,
                     shuffled[job.prompt_id],
@@ -261,8 +273,16 @@ def run_selection(
     return run
 
 
+def strategy_selector(name: str, llm: LLMConfig | None, retries: int) -> Selector:
+    """The selector for a strategy name; a model strategy gets ``llm`` and ``retries``."""
+    selector = get_selector(name)
+    if isinstance(selector, Agentic):
+        return type(selector)(llm, retries=retries)
+    return selector
+
+
 def _decide(
-    name: str,
+    selector: Selector,
     iteration: int,
     job: Job,
     candidates: list[str],
@@ -273,7 +293,7 @@ def _decide(
     facts: dict[str, SiteFacts],
 ) -> Decision:
     proposals = [p for s in candidates if (p := fleet.proposal(s, job.requirements, prices))]
-    selector = get_selector(name)
+    name = selector.name
     start = time.perf_counter()
     try:
         ranked = selector.rank(proposals, job.requirements, policy)
@@ -319,6 +339,7 @@ def _decide(
         latency_s=latency,
         queue_after=part.queue,
         free_after=part.free,
+        note=selector.last_note if isinstance(selector, Agentic) else "",
     )
 
 

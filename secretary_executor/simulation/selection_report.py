@@ -172,6 +172,23 @@ def _strategy_table(summary: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _agentic_note(summary: dict[str, Any]) -> str:
+    """What the agentic rows mean: decided by the named model, or all UNKNOWN without one."""
+    agentic = [n for n in summary["strategies"] if n.startswith("agentic")]
+    if not agentic:
+        return ""
+    names = " and ".join(agentic)
+    if model := summary.get("model"):
+        return (
+            f"{names}: model `{model}`; latency includes the model calls. An UNKNOWN decision "
+            "is one the model could not make (its reason is in decisions.jsonl, `note`)."
+        )
+    return (
+        f"{names}: no model was configured, so every decision is UNKNOWN and its latency is "
+        "the time to refuse (pass --llm-model/--llm-base-url)."
+    )
+
+
 def render_selection(
     summary: dict[str, Any],
     agreement_rows: list[dict[str, Any]],
@@ -189,8 +206,7 @@ def render_selection(
         "",
         *_strategy_table(summary),
         "",
-        "agentic: no model is configured in the simulation, so every agentic decision is "
-        "UNKNOWN and its latency is the time to refuse.",
+        _agentic_note(summary),
         "",
         "## Outcomes: SELECTED, REJECTED, UNKNOWN (`outcomes.csv`, `outcomes.png`)",
         "",

@@ -184,6 +184,14 @@ class Fleet:
     def names(self) -> list[str]:
         return [s.name for s in self.sites]
 
+    def set_timeout(self, seconds: float) -> None:
+        """Give every site the same per-operation timeout (a command-line override of the
+        fleet file's ``timeout_s``: a site backed by a slow model needs longer than 30 s)."""
+        if not 0 < seconds < float("inf"):
+            raise ConfigurationError(f"a site timeout must be above 0 s and finite (got {seconds})")
+        for site in self.sites:
+            site.timeout_s = seconds
+
     def get(self, name: str) -> Site:
         """The site called ``name``.
 

@@ -540,3 +540,25 @@ def test_agentic_without_a_model_keeps_the_clear_error(monkeypatch):
         monkeypatch.delenv(var, raising=False)
     with pytest.raises(SelectionError, match="^no model configured"):
         get_selector("agentic-cost").rank(proposals(), None, Policy(algorithm="agentic-cost"))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_unusable_choice_is_sent_back_and_the_next_one_counts(llm, backend):
+    llm.play(calls(("choose_site", {"site": "broken"})), calls(("choose_site", {"site": "fast"})))
+    selector = Agentic(make_config(llm, backend))
+    ranked = selector.rank(proposals(), None, Policy(algorithm="agentic"))
+    assert [p.site for p in ranked] == ["fast", "cheap"]
+    assert len(llm.requests) == 2 and "2 answer(s)" in selector.last_note
+    assert "'broken', which was not offered" in json.dumps(llm.requests[1].body)
+    assert '"cheap", "fast"' in json.dumps(llm.requests[0].body)  # the enum of offered names
+
+
+def test_after_the_retries_the_error_lists_every_unusable_answer(llm):
+    llm.play(*(calls(("choose_site", {"site": f"nowhere-{i}"})) for i in range(2)))
+    with pytest.raises(SelectionError) as info:
+        Agentic(make_config(llm, "openai"), retries=1).rank(
+            proposals(), None, Policy(algorithm="agentic")
+        )
+    message = info.value.message
+    assert message.startswith("agentic: no usable choice in 2 model answer(s)")
+    assert "'nowhere-0'" in message and "'nowhere-1'" in message and len(llm.requests) == 2

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from providers.state import load_state
+from providers.wire import Proposal, Verdict
+from secretary_executor.broker import Broker
 from secretary_executor.cli.secretary import main
 from secretary_executor.simulation.generator import generate_fleet, generate_worker
 from secretary_executor.simulation.mcp_fleet import (
@@ -85,6 +87,8 @@ def test_negotiate_report_and_select_on_a_small_fleet(tmp_path, home):
         "strategy": "rules",
         "transport": "in-process",
         "truth": "independent",
+        "site_timeout_s": None,  # the transport's default
+        "concurrency": None,  # every site at once
     }
     lines = (run_dir / "results.jsonl").read_text().splitlines()
     assert len(lines) == 100
@@ -192,6 +196,26 @@ def test_worker_processes_are_stopped_when_the_caller_fails(tmp_path):
     procs = asyncio.run(fail_inside())
     assert len(procs) == 2
     assert all(p.poll() is not None for p in procs)
+
+
+def test_the_hub_and_workers_listen_on_ports_of_the_given_range(tmp_path):
+    workers = generate_fleet(2, 0)
+    dirs = write_shares([(w.state.site.name, w.state.to_yaml()) for w in workers], tmp_path, 2)
+    ports = range(41000, 41400)  # wide: a port in use by anything else is skipped
+    requirements = Broker.prepare("python on 1 node").requirements
+    assert requirements is not None
+
+    async def run() -> tuple[list[int], list[Proposal]]:
+        async with LoopbackFederation(dirs, workdir=tmp_path, ports=ports) as federation:
+            assert federation.hub is not None
+            used = [w.port for w in federation.workers] + [federation.hub.config.port]
+            names = [w.state.site.name for w in workers]
+            return used, await federation.fleet.negotiate(requirements, only=names)
+
+    used, proposals = asyncio.run(run())
+    assert len(set(used)) == 3 and all(port in ports for port in used), used
+    assert len(proposals) == 2
+    assert all(p.verdict is not Verdict.UNREACHABLE for p in proposals), proposals
 
 
 def test_a_worker_that_cannot_start_is_one_line_with_its_log(tmp_path):

@@ -1,6 +1,8 @@
 """The ordering selectors rank by precomputed flat keys; the ranking must be exactly the
-one their ``sort_key`` defines (``sorted(candidates, key=sort_key)``), on any proposal set:
-unknown and NaN metrics, infinities, equal values, repeated sites and repeated objects."""
+one their ``sort_key`` defines (``sorted(candidates, key=sort_key)``), and the one a
+straightforward reference written here from the documented rules gives, on any proposal set:
+unknown and NaN metrics, infinities, equal values, repeated sites and repeated objects; from a
+list, from a :class:`ProposalSet` (first and kept ranking) and for ``select`` (the best only)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from providers.wire import Metrics, Policy, Proposal, Verdict
 from secretary_executor.select import MinCost, QueueDepth, Soonest
 from secretary_executor.select._common import candidates
 from secretary_executor.select.base import SortingSelector
+from secretary_executor.select.proposal_set import ProposalSet
 
 ORDERING = [Soonest(), MinCost(), QueueDepth()]
 
@@ -41,6 +44,48 @@ def reference(selector: SortingSelector, proposals: list[Proposal]) -> list[Prop
     return sorted(candidates(proposals, selector.verdicts), key=selector.sort_key)
 
 
+def unknown_last(value: float | None) -> tuple[bool, float]:
+    """Known values first, smallest first; None and NaN after them, equal to each other."""
+    unknown = value is None or value != value
+    return (unknown, 0.0 if unknown else float(value))  # type: ignore[arg-type]
+
+
+def unknown_last_high_first(value: float | None) -> tuple[bool, float]:
+    unknown, v = unknown_last(value)
+    return (unknown, -v)
+
+
+REFERENCE_KEYS = {
+    "soonest": lambda p: (
+        p.verdict is not Verdict.READY,
+        unknown_last(p.metrics.estimated_start_s),
+        unknown_last(p.metrics.queue_depth),
+        p.site,
+    ),
+    "min-cost": lambda p: (
+        unknown_last(p.metrics.estimated_cost_usd),
+        p.verdict is not Verdict.READY,
+        unknown_last(p.metrics.estimated_start_s),
+        p.site,
+    ),
+    "queue-depth": lambda p: (
+        unknown_last(p.metrics.queue_depth),
+        unknown_last_high_first(p.metrics.free_nodes),
+        p.verdict is not Verdict.READY,
+        p.site,
+    ),
+}
+
+
+def straightforward(name: str, proposals: list[Proposal]) -> list[Proposal]:
+    """Each READY or BUSY object once (first occurrence), stably sorted by the documented key."""
+    pool: list[Proposal] = []
+    for p in proposals:
+        if p.verdict in (Verdict.READY, Verdict.BUSY) and all(p is not q for q in pool):
+            pool.append(p)
+    return sorted(pool, key=REFERENCE_KEYS[name])
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(proposal, max_size=40), st.data())
 def test_column_ranking_equals_the_sort_key_ranking(proposals: list[Proposal], data) -> None:
@@ -50,6 +95,25 @@ def test_column_ranking_equals_the_sort_key_ranking(proposals: list[Proposal], d
         got = selector.rank(proposals, None, Policy(algorithm=selector.name))
         want = reference(selector, proposals)
         assert [id(p) for p in got] == [id(p) for p in want], selector.name
+        plain = straightforward(selector.name, proposals)
+        assert [id(p) for p in got] == [id(p) for p in plain], selector.name
+        best = selector.select(proposals)
+        assert best is (plain[0] if plain else None), selector.name
+        kept = ProposalSet(proposals)
+        for _ in range(2):  # computed, then the kept ranking
+            again = selector.rank(kept, None, Policy(algorithm=selector.name))
+            assert [id(p) for p in again] == [id(p) for p in plain], selector.name
+        assert selector.select(kept) is best, selector.name
+
+
+def test_a_kept_ranking_is_a_new_list_each_time() -> None:
+    kept = ProposalSet(
+        [Proposal(site="a", verdict=Verdict.READY), Proposal(site="b", verdict=Verdict.BUSY)]
+    )
+    first = Soonest().rank(kept, None, Policy(algorithm="soonest"))
+    first.clear()
+    assert [p.site for p in Soonest().rank(kept, None, Policy(algorithm="soonest"))] == ["a", "b"]
+    assert len(kept) == 2 and [p.site for p in kept] == ["a", "b"] and kept[0].site == "a"
 
 
 def test_a_known_infinity_still_sorts_before_an_unknown_value() -> None:
@@ -65,5 +129,9 @@ def test_flat_keys_are_used_when_they_can_say_the_key() -> None:
         Proposal(site=s, verdict=Verdict.READY, metrics=Metrics(queue_depth=q))
         for s, q in [("b", 1), ("a", None)]
     ]
-    for selector in ORDERING:
-        assert selector.flat_keys(pool) is not None, selector.name
+    kept = ProposalSet(pool)
+    assert kept.ambiguous == frozenset() and len(kept.rows) == 2
+    late = ProposalSet(
+        [Proposal(site="z", verdict=Verdict.BUSY, metrics=Metrics(estimated_cost_usd=1e400))]
+    )
+    assert late.ambiguous == {"cost"}

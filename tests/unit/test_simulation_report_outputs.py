@@ -64,7 +64,12 @@ def test_selection_writes_every_figure_as_table_and_plot(runs):
     for name, columns in expected.items():
         assert _header(sel / name) == columns, name
     strategies = ["agentic", "first-ready", "random", "soonest", "run-anytime", "min-cost"]
-    assert _header(sel / "fig8_agreement.csv") == ["strategy", *strategies, "queue-depth"]
+    assert _header(sel / "fig8_agreement.csv") == [
+        "strategy",
+        *strategies,
+        "queue-depth",
+        "agentic-cost",
+    ]
     with (sel / "outcomes.csv").open() as fh:
         conditions = {row["condition"] for row in csv.DictReader(fh)}
     assert conditions == {"with-state", "without-state", "pressure"}

@@ -41,12 +41,16 @@ def test_every_strategy_decides_every_job_every_iteration(setup):
         "run-anytime",
         "min-cost",
         "queue-depth",
+        "agentic-cost",
     }
     for s in summary.values():
         assert s["decisions"] == 60
         assert s["selected"] + s["rejected"] + s["unknown"] == 60
-    # No model is configured: agentic never decides.
-    assert summary["agentic"]["unknown"] == 60
+    # No model is configured: the agentic strategies never decide, and say why.
+    for name in ("agentic", "agentic-cost"):
+        assert summary[name]["unknown"] == 60
+    notes = {d.note for d in run.decisions if d.strategy.startswith("agentic")}
+    assert len(notes) == 1 and notes.pop().startswith("no model configured")
     assert summary["min-cost"]["selected"] == 60  # a queue always accepts
 
 
