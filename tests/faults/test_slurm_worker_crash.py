@@ -92,7 +92,7 @@ def _dispatch_and_kill(c: SlurmCluster, failpoint: str) -> str:
     command = [sys.executable, "-c", RECORD_JOB_ID, str(c.runs)]
     ok, result = c.call("negotiate_job", {"text": "1 core for 5 minutes", "command": command})
     assert ok, result
-    args = {"request_id": result["request"]["request_id"], "site": "hpc", "force": True}
+    args = {"request_id": result["request_id"], "site": "hpc", "force": True}
     ok, first = c.call("dispatch_job", {**args, "idempotency_key": c.key})
     assert not ok, f"the worker armed at {failpoint} should have died: {first}"
     assert c.procs.procs["w-hpc"].wait(timeout=30) == -9
