@@ -301,7 +301,9 @@ class LocalMachineProvider(WorkloadProvider):
         A submit here happens inside the submitting process (the folder and its ``spec.json``
         are written before the runner starts), so once that process is gone no such job can
         still appear: a job without a folder holding the key was never started. A folder
-        without ``spec.json`` (killed between the two) never got a runner either.
+        without ``spec.json`` (killed between the two) never got a runner either, and one
+        whose runner could not start (a state but no ``runner.pid``) was refused, which
+        released the key for a later submit.
         """
         root = jobs_root()
         if not root.is_dir():
@@ -309,6 +311,8 @@ class LocalMachineProvider(WorkloadProvider):
         for job_dir in sorted(root.iterdir()):
             if not NATIVE_ID_RE.match(job_dir.name):
                 continue
+            if (job_dir / STATE_FILE).exists() and not (job_dir / RUNNER_PID_FILE).exists():
+                continue  # refused: the runner never started
             text = _read(job_dir / SPEC_FILE)
             try:
                 found = json.loads(text).get("dispatch_key") if text else None

@@ -22,6 +22,7 @@ from endpoint_plugins.secretary import DispatchPlan, Secretary, _job_name
 from providers.jobspec import JobSpec
 from providers.wire import JobRequest
 from providers.workload.local import LocalMachineProvider, jobs_root
+from providers.workload.local_runner import RUNNER_PID_FILE, STATE_FILE
 from providers.workload.slurm import render_batch_script
 from providers.workload.slurm_keys import job_with_comment, key_comment, parse_min_job_age
 
@@ -66,6 +67,21 @@ def test_a_job_the_manager_took_is_found_by_its_key(site: Secretary) -> None:
     assert receipt.native_id == taken.native_id and receipt.provider == "local"
     assert _jobs() == [taken.native_id]  # found, not submitted a second time
     assert site.dispatch(request, plan).native_id == taken.native_id
+
+
+def test_a_refused_earlier_submit_with_the_key_is_not_taken_for_the_job(
+    site: Secretary,
+) -> None:
+    """A submit the manager refused released the key; its folder (a state, no runner) must not
+    be mistaken for the job a later claim of the key started."""
+    request, plan = _request(), DispatchPlan(idempotency_key=KEY)
+    refused = site._submit(request, plan)
+    (jobs_root() / refused.native_id / RUNNER_PID_FILE).unlink()
+    (jobs_root() / refused.native_id / STATE_FILE).write_text("FAILED\n")
+    _claim(site, request)
+    _claimant_died(site)
+    with pytest.raises(DispatchWithdrawnError, match="will never run"):
+        site.dispatch(request, plan)
 
 
 def test_a_job_the_manager_never_took_is_abandoned_and_never_runs(site: Secretary) -> None:
