@@ -19,9 +19,12 @@ the hub's ledger and the receipts the clients got:
 * **ran twice**: a job that ran more than once (target 0);
 * **lost rows**: a receipt a client holds that the ledger lacks, or an accepted row whose job
   never ran (target 0);
-* **unsettled**: dispatches whose site died between claiming the key and saving the receipt:
-  nobody can tell whether the job was submitted, and the ledger keeps them PENDING (reported,
-  not hidden).
+* **abandoned keys**: dispatches whose site died after claiming the key, before the job was
+  started: the restarted site finds no job carrying the key and abandons it, the hub records
+  it FAILED, and the client dispatches again with a new key (as a person would);
+* **unsettled**: dispatches nobody could settle (the site could not tell whether the job was
+  submitted) or that were still unsettled at the deadline: the ledger keeps them PENDING
+  (reported, not hidden).
 
     .venv/bin/python bench/chaos.py                    # 200 jobs
     .venv/bin/python bench/chaos.py --jobs 40 --seed 7 # quicker
@@ -66,6 +69,7 @@ class Outcome:
     receipt: dict[str, Any] | None = None
     unsettled: str = ""
     dispatch_calls: int = 0
+    abandoned_keys: int = 0
 
 
 @dataclass
@@ -146,6 +150,11 @@ def run_job(cluster: Cluster, i: int, deadline: float) -> Outcome:
         if "interrupted" in res:
             out.unsettled = res
             return out
+        if "will never run" in res or "withdrawn" in res:
+            # The site abandoned the key (the job was never started): a new key, a new job.
+            out.abandoned_keys += 1
+            key = f"chaos-{i:04d}-{out.abandoned_keys}"
+            continue
         if "no site can run" in res or "unknown request" in res:
             out.request_id = ""  # ask again: the sites were down when it was negotiated
         time.sleep(0.3)
@@ -177,6 +186,7 @@ def tally(cluster: Cluster, outcomes: list[Outcome]) -> dict[str, Any]:
         "dispatch_calls": sum(o.dispatch_calls for o in outcomes),
         "with_receipt": sum(1 for o in outcomes if o.receipt),
         "unsettled": sum(1 for o in outcomes if o.unsettled),
+        "abandoned_keys": sum(o.abandoned_keys for o in outcomes),
         "ran": sum(1 for m in runs if runs[m]),
         "ran_without_row": sum(1 for m in runs if runs[m] and not rows_of[m]),
         "ran_twice": sum(1 for m in runs if runs[m] > 1),

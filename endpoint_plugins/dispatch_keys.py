@@ -10,13 +10,20 @@ the site's process (Globus Compute builds a new Secretary for every call):
 
 ``submitting``
     claimed before the workload manager is asked. A second dispatch with the key while the
-    claiming process is alive is told to retry later; if that process died mid-submit, nobody
-    can tell whether the manager took the job, and the answer says so (the job name to look
-    for) instead of guessing.
+    claiming process is alive is told to retry later. If that process died mid-submit, the
+    site asks its workload manager for the job carrying the key
+    (:mod:`endpoint_plugins.dispatch_reconcile`, on the worker's start and whenever the key
+    is asked about): a job found makes the key ``done`` with that job, a manager that shows
+    positively that no such job exists makes it ``abandoned``. A manager that cannot tell
+    leaves it here, and the answer says so (the job name to look for) instead of guessing.
 ``done``
     the receipt the site returned; every repeat gets it back.
 ``interrupted``
-    the submit ended in an unexpected error, so its outcome is unknown (as for a dead claimant).
+    the submit ended in an unexpected error, so its outcome is unknown (as for a dead
+    claimant, and settled the same way).
+``abandoned``
+    the claimant died before the workload manager took the job: the key is spent and the
+    job never runs; the hub records the dispatch FAILED.
 ``withdrawn``
     the hub asked about a key this site never saw (``settle_only``): the key is spent, so a
     dispatch that was delayed in the network cannot start a job the hub has given up on.
@@ -30,6 +37,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from endpoint_plugins.errors import DispatchUnsettledError, DispatchWithdrawnError
@@ -65,6 +73,16 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True  # another user's live process
     return True
+
+
+@dataclass(frozen=True)
+class UnsettledClaim:
+    """A key whose submit ended without a receipt: interrupted, or its claimant is gone."""
+
+    key: str
+    job_name: str
+    claimed_at: float
+    """Epoch seconds of the claim: no job carrying the key can be older."""
 
 
 class DispatchMemory:
@@ -139,6 +157,12 @@ class DispatchMemory:
         state, pid, at, name, receipt = row
         if state == "done":
             return DispatchReceipt.model_validate_json(receipt)
+        if state == "abandoned":
+            raise DispatchWithdrawnError(
+                "the site's worker stopped before the workload manager took this dispatch, "
+                "and the manager holds no job with its key: it will never run; dispatch the "
+                "job again (it gets a new key)"
+            )
         if state == "withdrawn":
             raise DispatchWithdrawnError(
                 "this dispatch was withdrawn when the hub found it had not arrived; dispatch "
@@ -174,3 +198,38 @@ class DispatchMemory:
     def release(self, key: str) -> None:
         """Forget a claim whose submit was refused, so that a repeat submits afresh."""
         self._db.execute("DELETE FROM dispatches WHERE key = ? AND state = 'submitting'", (key,))
+
+    def unsettled(self, key: str | None = None) -> list[UnsettledClaim]:
+        """Claims (of ``key``, or all) whose outcome is unknown: interrupted, or still
+        ``submitting`` while the process that claimed them is gone."""
+        query = "SELECT key, state, pid, at, job_name FROM dispatches WHERE state IN (?, ?)"
+        args: tuple[str, ...] = ("submitting", "interrupted")
+        if key is not None:
+            query += " AND key = ?"
+            args += (key,)
+        return [
+            UnsettledClaim(k, name, at)
+            for k, state, pid, at, name in self._db.execute(query, args).fetchall()
+            if state == "interrupted" or not _alive(pid)
+        ]
+
+    def settle(self, claim: UnsettledClaim, receipt: DispatchReceipt | None) -> bool:
+        """Record what the workload manager showed for an unsettled claim: the receipt of the
+        job it holds under the key, or None when it positively holds none (``abandoned``).
+
+        Only that claim changes (same key, same claim time, outcome still unknown), so two
+        processes settling it at once agree. Returns True when this call changed it.
+        """
+        done = receipt is not None
+        changed = self._db.execute(
+            "UPDATE dispatches SET state = ?, at = ?, receipt = ? "
+            "WHERE key = ? AND at = ? AND state IN ('submitting', 'interrupted')",
+            (
+                "done" if done else "abandoned",
+                time.time() if done else claim.claimed_at,
+                receipt.model_dump_json() if receipt is not None else "",
+                claim.key,
+                claim.claimed_at,
+            ),
+        )
+        return changed.rowcount == 1

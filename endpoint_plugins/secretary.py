@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import logging
 import time
+from pathlib import Path
 
 from pydantic import Field
 
 from endpoint_plugins.config import SiteConfig
 from endpoint_plugins.dispatch_keys import DispatchMemory, default_path
+from endpoint_plugins.dispatch_reconcile import settle_unfinished
 from endpoint_plugins.errors import SiteConfigError, SiteDispatchError
 from endpoint_plugins.negotiation.base import NegotiationContext, Negotiator
 from endpoint_plugins.negotiation.rules import RulesNegotiator
@@ -209,7 +211,9 @@ class Secretary:
                 raise SiteDispatchError("settle_only asks about a key: give idempotency_key")
             return self._submit(request, plan)
         key = plan.idempotency_key
-        with DispatchMemory(self.config.dispatch_keys_file or default_path(self.name)) as memory:
+        with DispatchMemory(self._dispatch_keys_path()) as memory:
+            # A claim left by a process that died mid-submit: ask the manager what became of it.
+            settle_unfinished(memory, self.providers, self.name, key)
             first = memory.claim(key, _job_name(request), settle_only=plan.settle_only)
             failpoint("site.dispatch.claimed")
             if first is not None:
@@ -228,6 +232,18 @@ class Secretary:
             failpoint("site.dispatch.remembered")
             return receipt
 
+    def _dispatch_keys_path(self) -> Path:
+        return Path(self.config.dispatch_keys_file or default_path(self.name))
+
+    def settle_unfinished_dispatches(self) -> int:
+        """Settle every dispatch key a dead process left mid-submit (a worker calls this when
+        it starts); returns how many were settled. A site with no key file has none."""
+        path = self._dispatch_keys_path()
+        if not path.exists():
+            return 0
+        with DispatchMemory(path) as memory:
+            return settle_unfinished(memory, self.providers, self.name)
+
     def _submit(self, request: JobRequest, plan: DispatchPlan) -> DispatchReceipt:
         req = request.requirements or Requirements()
         compute = req.compute
@@ -243,6 +259,7 @@ class Secretary:
             partition=plan.partition,
             workdir=request.workdir,
             environment=request.environment,
+            dispatch_key=plan.idempotency_key,
         )
         # The node pseudo-partition of a site without a scheduler has no provider to name.
         known = {p.name for p in self.providers if isinstance(p, WorkloadProvider)}

@@ -116,8 +116,27 @@ class WorkloadProvider(Provider):
             raise ProviderError(f"max_bytes must be between 1 and {MAX_OUTPUT_BYTES}")
         return self._output(native_id, max_bytes)
 
+    def find_job(self, dispatch_key: str, since: float) -> str | None:
+        """The native id of the job submitted here with ``dispatch_key``; None when no such
+        job exists and none can still appear.
+
+        Not a tool: the site asks this about its own dispatch keys, when the process that
+        submitted under ``dispatch_key`` (claimed at ``since``, epoch seconds) died before it
+        recorded the manager's answer.
+
+        Raises:
+            ProviderError: the manager cannot tell (it keeps no trace of the key, no longer
+                remembers jobs that old, or a submit may still be in flight).
+        """
+        return self._find_job(dispatch_key, since)
+
     # Hooks for managers that run work. The defaults refuse clearly: a provider that only
     # observes a scheduler (no submit rights) is still useful for negotiation.
+    def _find_job(self, dispatch_key: str, since: float) -> str | None:
+        raise ProviderError(
+            f"workload provider {self.name!r} cannot look up a job by its dispatch key"
+        )
+
     def _submit(self, spec: JobSpec) -> SubmitResult:
         raise ProviderError(f"workload provider {self.name!r} does not accept jobs")
 

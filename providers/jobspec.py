@@ -22,6 +22,13 @@ class JobSpec(WireModel):
     partition: str | None = Field(default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
     workdir: str | None = None
     environment: dict[str, str] = Field(default_factory=dict)
+    dispatch_key: str | None = Field(
+        default=None, min_length=8, max_length=128, pattern=r"^[A-Za-z0-9._:@-]+$"
+    )
+    """The hub's idempotency key for this dispatch, stored with the job by the workload
+    manager (a Slurm comment, the local job's ``spec.json``): a site restarted in the middle of
+    a submit finds out from it whether the manager took the job (:meth:`find_job
+    <providers.categories.WorkloadProvider.find_job>`)."""
 
     @field_validator("command")
     @classmethod

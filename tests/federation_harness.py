@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import httpx2
 from mcp import Client
@@ -188,6 +188,13 @@ class LocalCluster:
             self.procs, f"http://127.0.0.1:{port}/mcp", token, folder / "join.txt"
         )
         self.runs = folder / "runs.txt"
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Every process is killed, whatever the test left running."""
+        self.procs.stop_all()
 
     def start(self, name: str, failpoint: str | None = None) -> None:
         """Start ``hub`` or a worker, with ``failpoint`` armed in its environment if given."""

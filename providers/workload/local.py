@@ -295,6 +295,33 @@ class LocalMachineProvider(WorkloadProvider):
         write_atomic(job_dir / RUNNER_PID_FILE, f"{proc.pid} {created}\n")
         return SubmitResult(native_id=native_id, script=script)
 
+    def _find_job(self, dispatch_key: str, since: float) -> str | None:
+        """The job whose ``spec.json`` carries ``dispatch_key``.
+
+        A submit here happens inside the submitting process (the folder and its ``spec.json``
+        are written before the runner starts), so once that process is gone no such job can
+        still appear: a job without a folder holding the key was never started. A folder
+        without ``spec.json`` (killed between the two) never got a runner either, and one
+        whose runner could not start (a state but no ``runner.pid``) was refused, which
+        released the key for a later submit.
+        """
+        root = jobs_root()
+        if not root.is_dir():
+            return None
+        for job_dir in sorted(root.iterdir()):
+            if not NATIVE_ID_RE.match(job_dir.name):
+                continue
+            if (job_dir / STATE_FILE).exists() and not (job_dir / RUNNER_PID_FILE).exists():
+                continue  # refused: the runner never started
+            text = _read(job_dir / SPEC_FILE)
+            try:
+                found = json.loads(text).get("dispatch_key") if text else None
+            except (ValueError, AttributeError):
+                found = None
+            if found == dispatch_key:
+                return job_dir.name
+        return None
+
     def _job_dir(self, native_id: str) -> Path:
         if not isinstance(native_id, str) or not NATIVE_ID_RE.match(native_id):
             raise UnsafeValueError(

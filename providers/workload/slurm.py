@@ -39,6 +39,13 @@ from providers.workload.batch import (
     script_path,
 )
 from providers.workload.output_files import output_from_files
+from providers.workload.slurm_keys import (
+    QUEUE_BY_COMMENT_ARGV,
+    job_with_comment,
+    key_comment,
+    parse_min_job_age,
+    sbatch_in_flight,
+)
 from providers.workload.slurm_parse import (
     CONFIG_ARGV,
     MANAGER,
@@ -130,6 +137,8 @@ def render_batch_script(spec: JobSpec, output_dir: Path | None = None) -> str:
     """
     script = BatchScript("#SBATCH")
     script.add(f"--job-name={directive_value(spec.name, 'job name')}")
+    if spec.dispatch_key:
+        script.add(f"--comment={directive_value(key_comment(spec.dispatch_key), 'dispatch key')}")
     script.add(f"--nodes={spec.nodes}")
     if spec.cores_per_node:
         script.add("--ntasks-per-node=1")
@@ -299,6 +308,34 @@ class SlurmProvider(WorkloadProvider):
         result = self._run(argv)
         native_id = parse_submit_output(result.stdout, argv)
         return SubmitResult(native_id=native_id, script=text)
+
+    def _find_job(self, dispatch_key: str, since: float) -> str | None:
+        """The job whose comment carries ``dispatch_key`` (see :mod:`.slurm_keys`).
+
+        Raises:
+            ProviderError: an ``sbatch`` with the key still runs (transient), the controller
+                may have forgotten a job that old, or a Slurm command failed.
+        """
+        self._check_options()
+        comment = key_comment(dispatch_key)
+        if sbatch_in_flight(comment):
+            raise ProviderError(
+                "an sbatch for this dispatch is still running; ask again shortly", transient=True
+            )
+        found = job_with_comment(self._run(QUEUE_BY_COMMENT_ARGV).stdout, comment)
+        if found is not None:
+            return found
+        config = self._run(CONFIG_ARGV, check=False)
+        min_age = parse_min_job_age(config.stdout) if config.returncode == 0 else None
+        age = time.time() - since
+        if min_age is not None and age < min_age:
+            return None
+        raise ProviderError(
+            f"no job with comment {comment!r} in the Slurm queue, but the dispatch is "
+            f"{age:.0f} s old and the controller forgets finished jobs after MinJobAge "
+            f"({'unknown' if min_age is None else f'{min_age:g} s'}); look in the job "
+            "accounting before running it again"
+        )
 
     def _check_id(self, native_id: str) -> str:
         if not isinstance(native_id, str) or not NATIVE_ID_RE.match(native_id):

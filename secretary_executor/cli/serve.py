@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import logging
 import socket
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -134,6 +135,15 @@ def secretary_from_file(path: Path) -> Secretary:
     return Secretary(load_site_config(path))
 
 
+def _settle_unfinished(secretaries: list[Secretary]) -> None:
+    """Settle each site's dispatch keys left mid-submit by an earlier worker process."""
+    for secretary in secretaries:
+        try:
+            secretary.settle_unfinished_dispatches()
+        except Exception as exc:  # noqa: BLE001 - a site's key file must not stop the worker
+            log.warning("site %s: unfinished dispatches not settled: %s", secretary.name, exc)
+
+
 def _worker(args: argparse.Namespace) -> int:
     from endpoint_plugins.mcp_auth import read_token_file
     from endpoint_plugins.mcp_membership import Membership
@@ -157,6 +167,11 @@ def _worker(args: argparse.Namespace) -> int:
     tls = _tls_files(args)
     url = args.advertise_url or f"{'https' if tls else 'http'}://{args.host}:{args.port}/mcp"
     name = args.name or f"{socket.gethostname()}-{args.port}".replace("_", "-")[:64]
+    # Dispatches a killed predecessor left mid-submit are settled in the background: a slow
+    # workload manager must not hold up the worker's start.
+    threading.Thread(
+        target=_settle_unfinished, args=(list(secretaries.values()),), daemon=True
+    ).start()
     worker = WorkerServer(secretaries, url=url)
     membership = Membership(
         hub_url=args.join,

@@ -108,6 +108,8 @@ def hub_tokens(config: HubConfig, *, transport: str = "http") -> BearerTable | N
 SHARED_JOIN = "joining-worker"
 """The client name of a shared join token; a bound one is ``join:NAME``."""
 
+BOUND_JOIN_PREFIX = "join:"
+
 
 def grant_join_tokens(table: BearerTable, tokens: JoinTokens) -> None:
     """Make ``tokens`` the join tokens ``table`` accepts (earlier ones stop working)."""
@@ -115,7 +117,16 @@ def grant_join_tokens(table: BearerTable, tokens: JoinTokens) -> None:
     for token in tokens.shared:
         table.grant(token, SHARED_JOIN, JOIN)
     for token, name in tokens.bound.items():
-        table.grant(token, f"join:{name}", JOIN)
+        table.grant(token, f"{BOUND_JOIN_PREFIX}{name}", JOIN)
+
+
+def is_bound_to(joiner: str | None, name: str) -> bool:
+    """True when the join token of client ``joiner`` is bound to worker ``name``.
+
+    Such a token proves which worker is calling, unlike a shared one; the registry lets it
+    replace an UP entry of that name (a worker restarted after losing its credential).
+    """
+    return joiner is not None and joiner == f"{BOUND_JOIN_PREFIX}{name}"
 
 
 def join_refusal(joiner: str | None, name: str, tokens: JoinTokens | None) -> str | None:
@@ -125,6 +136,8 @@ def join_refusal(joiner: str | None, name: str, tokens: JoinTokens | None) -> st
             f"worker {name!r} was revoked by the hub administrator "
             f"('secretary hub add-worker {name}' admits it again)"
         )
-    if joiner is not None and joiner.startswith("join:") and joiner[5:] != name:
-        return f"this join token is for worker {joiner[5:]!r}, not {name!r}"
+    if joiner is not None and joiner.startswith(BOUND_JOIN_PREFIX):
+        bound = joiner.removeprefix(BOUND_JOIN_PREFIX)
+        if bound != name:
+            return f"this join token is for worker {bound!r}, not {name!r}"
     return None

@@ -11,6 +11,7 @@ issues a fresh credential and marks it UP. Tokens never appear in a repr or a lo
 from __future__ import annotations
 
 import hmac
+import logging
 import re
 import secrets
 import threading
@@ -32,6 +33,8 @@ DEFAULT_MAX_SITES = 1024
 """Sites one worker may serve: far above a real endpoint, far below what exhausts the hub."""
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
+
+log = logging.getLogger(__name__)
 
 
 class RegistrationError(SecretaryError):
@@ -139,19 +142,30 @@ class Registry:
         return self.heartbeat_s * self.miss_limit
 
     def register(
-        self, name: str, url: str, sites: Sequence[str], credential: str | None = None
+        self,
+        name: str,
+        url: str,
+        sites: Sequence[str],
+        credential: str | None = None,
+        *,
+        bound_token: bool = False,
     ) -> str:
         """Admit (or re-admit) worker ``name`` serving ``sites`` at ``url``; returns its credential.
 
-        The join token is checked by the caller (the hub's bearer check). It is shared by every
-        worker, so it cannot prove *which* worker is calling: while ``name`` is UP, only the
-        holder of its current ``credential`` may register under that name again (to change its
-        sites); anyone else must wait until the hub marks it DOWN. Postcondition: the worker is
-        UP with a fresh credential; any earlier credential of it no longer works.
+        The join token is checked by the caller (the hub's bearer check). A shared join token is
+        held by every worker, so it cannot prove *which* worker is calling: while ``name`` is
+        UP, only the holder of its current ``credential`` may register under that name again
+        (to change its sites); anyone else must wait until the hub marks it DOWN. A join token
+        bound to ``name`` (``bound_token``, see :mod:`secretary_executor.hub.join_tokens`) does
+        prove it: the caller is that worker, restarted after a crash that lost its credential,
+        and it replaces the UP entry at once instead of waiting out the heartbeat deadline.
+        Postcondition: the worker is UP with a fresh credential; any earlier credential of it
+        no longer works.
 
         Raises:
             RegistrationError: a bad name or URL, no sites, too many sites, a site another
-                worker serves, or the name of an UP worker without its credential.
+                worker serves, or the name of an UP worker without its credential or its own
+                join token.
         """
         _check_name(name, "worker name")
         _check_url(url)
@@ -183,16 +197,26 @@ class Registry:
                     "of this hub; give the sites distinct names"
                 )
             old = self._workers.get(name)
-            if old is not None and old.state is WorkerState.UP and not _same(credential, old):
+            replaced = (
+                old is not None and old.state is WorkerState.UP and not _same(credential, old)
+            )
+            if old is not None and replaced and not bound_token:
                 raise RegistrationError(
                     f"worker {name!r} is UP at {old.url}; another worker cannot take its name. "
-                    "The same worker re-registers with its current credential, or after "
+                    "The same worker re-registers with its current credential, with a join "
+                    f"token bound to its name ('secretary hub add-worker {name}'), or after "
                     f"{self.deadline_s:g} s without heartbeats, when the hub marks it DOWN"
                 )
             entry = _Entry(name, url, names, issued, self.clock())
             if old is not None:
                 entry.joins = old.joins + 1
             self._workers[name] = entry
+        if replaced:
+            log.warning(
+                "worker %s registered again with its own join token while UP (restarted); "
+                "its earlier credential is revoked",
+                name,
+            )
         return issued
 
     def heartbeat(self, name: str) -> WorkerRecord:

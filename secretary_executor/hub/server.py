@@ -76,6 +76,7 @@ from secretary_executor.hub.auth import (
     HubVerifier,
     grant_join_tokens,
     hub_tokens,
+    is_bound_to,
     join_refusal,
 )
 from secretary_executor.hub.config import HubConfig
@@ -546,14 +547,17 @@ class Hub:
             """Join this hub (needs the join token); returns the worker's own credential.
 
             A worker that is still UP registers again (to change its sites) by passing its
-            current ``credential``; without it, its name cannot be taken over.
+            current ``credential``; without it, its name cannot be taken over, unless the join
+            token is bound to that name (the worker itself, restarted).
             """
             joiner = self._require(JOIN)
             self._reload_join_tokens()
             if refusal := join_refusal(joiner, name, self.join_tokens):
                 raise HubToolError(refusal)
             try:
-                credential = self.registry.register(name, url, sites, credential)
+                credential = self.registry.register(
+                    name, url, sites, credential, bound_token=is_bound_to(joiner, name)
+                )
             except RegistrationError as exc:
                 raise HubToolError(exc.message) from None
             await self._attach(name, url, tuple(sites), credential)

@@ -12,7 +12,7 @@ from endpoint_plugins.mcp_auth import BearerTable, read_token_file
 from endpoint_plugins.service import Operation
 from providers.wire import Requirements, Verdict
 from secretary_executor.errors import ConfigurationError
-from secretary_executor.hub.auth import hub_tokens, is_loopback
+from secretary_executor.hub.auth import SHARED_JOIN, hub_tokens, is_bound_to, is_loopback
 from secretary_executor.hub.config import HubConfig, parse_hub_config
 from secretary_executor.hub.extensions import ExtensionSpec, resolve
 from secretary_executor.hub.fanout import FanOut, FederatedFleet
@@ -189,6 +189,31 @@ def test_an_up_name_cannot_be_taken_without_its_credential() -> None:
     clock.now += 6.1
     assert reg.sweep() == ["w1"]
     assert reg.register("w1", URL, ["a"])  # DOWN: the name is free again
+
+
+def test_a_join_token_bound_to_the_name_replaces_an_up_worker_at_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A worker restarted after a crash has lost its credential; a join token bound to its
+    name proves who it is, so it takes its entry back without waiting for the DOWN mark."""
+    clock = Clock()
+    reg = Registry(heartbeat_s=2.0, clock=clock)
+    cred = reg.register("w1", URL, ["a"])
+    restarted = "https://10.9.9.9:8800/mcp"
+    with caplog.at_level("WARNING", logger="secretary_executor.hub.registry"):
+        fresh = reg.register("w1", restarted, ["a", "b"], bound_token=True)
+    record = reg.worker("w1")
+    assert record is not None and record.state is WorkerState.UP
+    assert record.url == restarted and record.sites == ("a", "b") and record.joins == 2
+    assert reg.owner_of_credential(cred) is None and reg.owner_of_credential(fresh) == "w1"
+    assert "w1 registered again with its own join token" in caplog.text
+    assert fresh not in caplog.text and cred not in caplog.text
+
+
+def test_only_a_token_bound_to_that_name_counts_as_the_worker() -> None:
+    assert is_bound_to("join:w1", "w1")
+    for joiner in (None, SHARED_JOIN, "join:w2", "join:w1x", "w1"):
+        assert not is_bound_to(joiner, "w1"), joiner
 
 
 def test_a_worker_down_too_long_is_forgotten_with_its_sites() -> None:
