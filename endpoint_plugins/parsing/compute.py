@@ -67,9 +67,15 @@ _NODES_RE = re.compile(
     rf"{alternation(lexicon.NODE_WORDS)}{_UNIT_END}",
     FLAGS,
 )
+_EACH_NODE_HAS_RE = re.compile(
+    r"(?:one|1)\s+(?:node|machine|host|server|computer)\s+(?:has|have|having|with|gets?)\s+\d",
+    FLAGS,
+)
+"""After a node count, "1 node have 64 cores" sizes each node; it is not a second count."""
 _ATTACHED_RE = re.compile(
     r"\s*(?:,\s*)?(?:(?:x|\u00d7|\*|with|w/|of|having|each\s+with|each\s+having|and|"
-    r"(?:and\s+)?each\s+(?:of\s+(?:them|those|these)|one)(?:\s+(?:with|has|having))?|"
+    r"(?:and\s+)?(?:(?:in|on|for)\s+)?each\s+(?:of\s+(?:them|those|these)|one)"
+    r"(?:\s+(?:with|has|have|having))?|"
     r"and\s+each\s+with|\(|:)\s*(?:at\s+least\s+|about\s+|around\s+)?|\s)",
     FLAGS,
 )
@@ -175,8 +181,9 @@ _NODES_KEY_RE = re.compile(
 """``nodes: 4``, ``node count 4``; never "each node 64 cores" (the size of a node)."""
 _TOTAL_BEFORE = (
     r"(?:(?P<pre>(?:a\s+)?total\s+of\s+|in\s+total\s+|total\s+|aggregate\s+)"
-    r"|(?P<prenode>(?:each|every|per|one)\s+(?:node|machine|host|server)\s*,?\s*(?:(?:with|has|"
-    r"having|needs?|gets?|should\s+have|must\s+have|:)\s+)?(?:at\s+least\s+|minimum\s+)?))?"
+    r"|(?P<prenode>(?:each|every|per|one|1)\s+(?:node|machine|host|server|computer)\s*,?\s*"
+    r"(?:(?:with|has|have|having|needs?|gets?|should\s+have|must\s+have|:)\s+)?"
+    r"(?:at\s+least\s+|minimum\s+)?))?"
 )
 _GPUS_RE = re.compile(
     rf"{_TOTAL_BEFORE}(?P<n>{COUNT})\s*(?:-\s*)?(?:x\s*|\u00d7\s*)?"
@@ -302,6 +309,8 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         if n is None or not in_range(n, 1, MAX_NODES):
             return False
         text = m.group(0)
+        if n == 1 and c.nodes and _EACH_NODE_HAS_RE.match(m.string, m.start()):
+            return False  # "2 nodes, 1 node have 64 cores": the size of each node, read below
         c.nodes.append(Mention(n, text))
         node_spans.append(m.span())
         groups = m.groupdict()
@@ -369,7 +378,8 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
             scope = (m.groupdict().get("scope") or "").strip().lower()
             total = bool(m.groupdict().get("pre")) or bool(scope and _TOTAL_RE.fullmatch(scope))
             per_node = (bool(scope) and not total) or bool(m.groupdict().get("prenode"))
-            if not scope and not total and _attached(scanner.text, node_spans, m.start()):
+            threads = m.group(0).lower().rstrip().endswith("threads")
+            if not scope and not total and _attached(scanner.text, node_spans, m.start(), threads):
                 per_node = True
             elif kind == "core" and not scope and not total and not per_node:
                 if per_task(scanner.original, m.start(), m.end()):
@@ -494,12 +504,14 @@ def _per_task_phrase(text: str, m: re.Match[str]) -> str:
 
 
 _ATTACHED_LATER_RE = re.compile(
-    r"\s*(?:,\s*)?(?:with|w/|having|of|\(|:|each\s+with)\s*(?:(?:at\s+least|minimum|min)\s+)?"
+    r"\s*(?:,\s*(?:(?:with|w/|having|of|each\s+with)\s*)?|(?:with|w/|having|of|\(|:|each\s+with)\s*)"
+    r"(?:(?:at\s+least|minimum|min)\s+)?"
     r"(?:(?:\x00+|\d{1,5}(?:\.\d{1,3})?\s*(?:tb|gb|tib|gib)\s*(?:of\s+)?(?:ram|memory|mem)?)"
     r"\s*(?:,|and|&|\+|plus)?\s*(?:(?:at\s+least|minimum|min)\s+)?)+",
     FLAGS,
 )
-"""Several amounts after one node phrase: "one node with minimum 2 TB of memory and 64 cores"."""
+"""Several amounts after one node phrase: "one node with minimum 2 TB of memory and 64 cores",
+"1 node, 2 TB RAM, 64 cores"."""
 
 
 _FUZZY_UNIT_RE = re.compile(
@@ -537,15 +549,22 @@ def _fuzzy_unit(draft: Draft, m: re.Match[str]) -> bool:
     return True
 
 
-def _attached(text: str, node_spans: list[tuple[int, int]], start: int) -> bool:
-    """Whether a count follows a node count as the size of each node ("4 nodes x 32 cores")."""
+def _attached(
+    text: str, node_spans: list[tuple[int, int]], start: int, threads: bool = False
+) -> bool:
+    """Whether a count follows a node count as the size of each node ("4 nodes x 32 cores").
+
+    Past other amounts ("1 node, 2 TB RAM, 64 cores") only cores and GPUs size the node: a
+    thread count there says how the program runs ("1 node, 1 TB RAM, 64 threads"), so it
+    stays the job's total.
+    """
     for _, end in node_spans:
         if end > start:
             continue
         between = text[end:start]
         if _ATTACHED_RE.fullmatch(between.replace("\x00", " ")):
             return True
-        if len(between) < 60 and _ATTACHED_LATER_RE.fullmatch(between):
+        if len(between) < 60 and not threads and _ATTACHED_LATER_RE.fullmatch(between):
             return True
     return False
 

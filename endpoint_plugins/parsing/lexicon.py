@@ -552,6 +552,7 @@ NODE_WORDS: tuple[str, ...] = (
     "machines",
     "hosts",
     "servers",
+    "computers",
     "instances",
     "vms",
 )

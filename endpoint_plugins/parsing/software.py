@@ -176,8 +176,11 @@ _NOT_NAMES = (
     | {squash(w) for ws in lexicon.VERSION_WORDS_AFTER for w in ws.split()}
 )
 _MODULE_ITEM_RE = re.compile(
-    rf"^(?P<name>[a-z][\w.+-]{{0,63}}?)(?:[/@:](?P<version>{VERSION}))?$", FLAGS
+    rf"^(?P<name>[a-z][\w.+-]{{0,63}}?)(?:(?:[/@:]|(?P<op>==|>=|<=|~=|!=|>|<))"
+    rf"(?P<version>{VERSION}))?$",
+    FLAGS,
 )
+"""A module or install item: ``gcc/12.2.0``, ``lammps@2Aug2023``, pip's ``flax==0.8.5``."""
 
 
 def extract_containers(scanner: Scanner, draft: Draft) -> None:
@@ -215,6 +218,7 @@ def extract_mpi(scanner: Scanner, draft: Draft) -> None:
         return True
 
     any_mpi = scanner.take(_ANY_MPI_RE, lambda m: True)
+    any_mpi += scanner.take(_MPI_CHOICE_RE, _distinct_implementations)
     scanner.take(_MPI_RE, handle)
     if any_mpi:
         draft.mpi = MPIRequirement()
@@ -229,6 +233,23 @@ _ANY_MPI_RE = re.compile(
     FLAGS,
 )
 """Any MPI accepted in so many words: "any recent MPI should be fine", "any MPI will do"."""
+_MPI_NAMED = alternation(_MPI_SPELLINGS)
+_MPI_VERSION = r"(?:\s+v?\d[\w.]{0,20})?"
+_MPI_CHOICE_RE = re.compile(
+    rf"(?<!\w)(?:either\s+)?{_MPI_NAMED}{_MPI_VERSION}"
+    rf"(?:\s*(?:,\s*)?(?:or|/|and/or|,)\s*{_MPI_NAMED}{_MPI_VERSION})+(?!\w)",
+    FLAGS,
+)
+"""Two MPI libraries offered as alternatives ("Open MPI or MPICH is fine"): any MPI will do,
+since the field holds one implementation; requiring either one would turn away the other."""
+
+
+def _distinct_implementations(m: re.Match[str]) -> bool:
+    found = {
+        lookup(lexicon.MPI_IMPLEMENTATIONS, n.group(0))
+        for n in re.finditer(_MPI_NAMED, m.group(0), FLAGS)
+    }
+    return len(found - {None}) > 1
 
 
 def extract_variants(scanner: Scanner, draft: Draft) -> None:
@@ -287,8 +308,8 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         found = m.group("name")
         name = lexicon.SOFTWARE_CASE_SENSITIVE.get(found) or lookup(lexicon.SOFTWARE, found)
         attached = m.group("attached")
-        if name is None or (attached and found[-1].isdigit()):
-            return False
+        if name is None or (attached and (found[-1].isdigit() or len(found) == 1)):
+            return False  # "R14", "r24.03.1": a release tag of something else, not R
         constraints = _constraints(m)
         if attached and (version := clean_version(attached)):
             constraints.insert(0, VersionConstraint(op=Comparator.EQ, version=version))
@@ -443,11 +464,14 @@ def _read_module_items(draft: Draft) -> None:
             draft.unresolved.append(item[:80])
             continue
         name, version = m.group("name"), m.group("version")
-        constraints = (
-            [VersionConstraint(op=Comparator.EQ, version=v)]
-            if version and (v := clean_version(version))
-            else []
-        )
+        if m.group("op") and version:
+            constraints = parse_constraints(m.group("op").replace("~=", ">=") + version)[0]
+        else:
+            constraints = (
+                [VersionConstraint(op=Comparator.EQ, version=v)]
+                if version and (v := clean_version(version))
+                else []
+            )
         mpi = lookup(lexicon.MPI_IMPLEMENTATIONS, name)
         if mpi is not None:
             draft.set_mpi(mpi, constraints, item)

@@ -542,7 +542,7 @@ _DIRECTIVE_RE = re.compile(r"^[ \t]*#(?:SBATCH|PBS|BSUB|\$|COBALT|FLUX:?|MSUB)\b
 _SHEBANG_RE = re.compile(r"^[ \t]*#!.*$", re.M)
 _MODULE_RE = re.compile(
     r"^[ \t]*(?:\$\s*)?(?:module\s+(?:load|add|swap)|ml(?=\s)|spack\s+load|spack\s+install"
-    r"|pip3?\s+install|conda\s+install|mamba\s+install)(?P<items>[^\n#]*)",
+    r"|pip3?\s+install|conda\s+install|mamba\s+install)(?P<items>[^\n#;|&]*)",
     FLAGS | re.M,
 )
 _LAUNCH_RE = re.compile(
@@ -556,6 +556,18 @@ _SHELL_LINE_RE = re.compile(
     r"wait|sleep|julia|rscript|\./[\w.-]+|srun|mpirun|mpiexec|aprun|jsrun|ibrun|\w+=\S*)"
     r"(?=\s|$)[^\n]*$",
     FLAGS | re.M,
+)
+_LAUNCHER_LINE_RE = re.compile(
+    r"^[ \t]*(?:\$\s*)?(?:srun|mpirun|mpiexec|aprun|jsrun|ibrun|sbatch|qsub|bsub|torchrun)"
+    r"(?![\w-])(?P<rest>[^\n#()\"'&;|]*)",
+    FLAGS | re.M,
+)
+"""A line that launches the job's program: once the launcher's own flags are read, the rest is
+the program and its arguments (``gmx_mpi mdrun -deffnm equil``, ``qmcpack dmc.xml``)."""
+_PROGRAM_RE = re.compile(
+    r"[\x00\s]*(?!(?:apptainer|singularity|docker|podman|module|spack|pip3?|conda)(?![\w-]))"
+    r"(?P<program>[^\x00\s-][^\n]*)$",
+    FLAGS,
 )
 _ACTIVATE_RE = re.compile(
     r"^[ \t]*(?:\$\s*)?(?:conda|mamba|micromamba|source)\s+activate(?:\s+[\w./-]+)?", FLAGS | re.M
@@ -937,6 +949,21 @@ def extract_structured(scanner: Scanner, draft: Draft, now: datetime) -> None:
     scanner.take(_FILE_RE, lambda m: True)
     if script:
         scanner.take(_SHELL_LINE_RE, lambda m: True)
+        _blank_programs(scanner)
+
+
+def _blank_programs(scanner: Scanner) -> None:
+    """The program a launcher line of a job script runs, and its arguments, are bookkeeping:
+    executables and input files (``srun lmp -in in.reax``) name no requirement.
+
+    Only what follows the first word left unread is blanked, and only when that word is no
+    flag: a scheduler flag the flag reader did not know stays unread, so it still blocks READY.
+    """
+    for line in _LAUNCHER_LINE_RE.finditer(scanner.original):
+        start, end = line.span("rest")
+        program = _PROGRAM_RE.match(scanner.text[start:end])
+        if program is not None:
+            scanner.blank(start + program.start("program"), end)
 
 
 def _select(draft: Draft, m: re.Match[str]) -> bool:

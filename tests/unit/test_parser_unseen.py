@@ -1,0 +1,152 @@
+"""Failure classes found on wording the parser had never read (the dev-f and dev-g round).
+
+Each test names one class and states it in sentences written for the test, not copied from the
+corpus: the program a launcher line runs, install lines that end before the next clause, node
+shapes written in other ways, release tags that only look like R, a choice of MPI libraries,
+counts with thousands separators.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from endpoint_plugins.parsing import parse_requirements
+from providers.wire import Requirements
+
+NOW = datetime(2026, 5, 12, 10, 0, tzinfo=UTC)  # a Tuesday
+
+
+def parse(text: str) -> Requirements:
+    return parse_requirements(text, now=NOW)
+
+
+def names(req: Requirements) -> list[str]:
+    return [s.name for s in req.software]
+
+
+# -- the program a launcher line runs --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("script", "program_words"),
+    [
+        ("#!/bin/bash\n#SBATCH -N 2\nmodule load namd/3.0\nsrun namd3 +ppn 31 apoa1.namd\n",
+         ["namd3", "apoa1.namd"]),
+        ("#!/bin/bash\n#PBS -l select=4:ncpus=32\nmpiexec -n 128 flexi_run params.ini\n",
+         ["flexi-run", "flexi_run", "params.ini"]),
+        ("#!/bin/bash\n#SBATCH --nodes=1\nsrun ./solver -c run.cfg\n", ["solver", "run.cfg"]),
+    ],
+)  # fmt: skip
+def test_the_program_of_a_launcher_line_is_no_package(
+    script: str, program_words: list[str]
+) -> None:
+    req = parse(script)
+    assert not set(names(req)) & set(program_words), names(req)
+    assert req.compute.nodes in (1, 2, 4)
+
+
+def test_a_launcher_line_keeps_an_unknown_scheduler_flag_unread() -> None:
+    """A flag the reader does not know is never blanked with the program after it."""
+    req = parse("#!/bin/bash\n#SBATCH -N 1\nsrun -Z weird ./app\n")
+    assert "-Z weird" in req.unparsed
+
+
+def test_a_launcher_line_still_reads_its_comment() -> None:
+    req = parse("#!/bin/bash\n#SBATCH -N 3\nmpirun -np 96 ./wave_solver   # needs hdf5 1.14\n")
+    assert "hdf5" in names(req)
+    assert req.compute.total_cores == 96 and req.mpi is not None
+
+
+# -- install lines ---------------------------------------------------------------------------
+
+
+def test_an_install_line_ends_at_a_semicolon() -> None:
+    req = parse("pip install einops timm==1.0.9; 4 GPUs for 3h")
+    assert {"einops", "timm"} <= set(names(req))
+    assert "gpus" not in names(req)
+    assert req.compute.gpus_per_node == 4 and req.compute.walltime_s == 3 * 3600
+
+
+def test_an_install_item_keeps_its_pip_specifier() -> None:
+    req = parse("pip install 'numpy<2' scipy>=1.13")
+    versions = {s.name: [str(c) for c in s.constraints] for s in req.software}
+    assert versions.get("scipy") == [">=1.13"]
+
+
+# -- node shapes -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we ask for 5 nodes and every node have 48 cores",
+        "5 machines, in each one 48 cores",
+        "five computers, each with 48 cores",
+        "5 nodes; 1 node have 48 cores",
+    ],
+)
+def test_a_core_count_said_of_each_node_is_per_node(text: str) -> None:
+    req = parse(text)
+    assert req.compute.nodes == 5, text
+    assert req.compute.cores_per_node == 48 and req.compute.total_cores is None, text
+
+
+def test_a_core_count_after_the_nodes_memory_is_still_per_node() -> None:
+    req = parse("1 node, 768 GB RAM, 96 cores, 2 days")
+    assert req.compute.cores_per_node == 96 and req.compute.total_cores is None
+
+
+def test_a_thread_count_after_other_amounts_stays_the_jobs_total() -> None:
+    req = parse("1 node, 768 GB RAM, 96 threads, 2 days")
+    assert req.compute.total_cores == 96 and req.compute.cores_per_node is None
+
+
+# -- release tags ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["abaqus R2 on 2 nodes", "pscad r19.4, 1 node", "tag R7"])
+def test_a_release_tag_is_not_the_r_language(text: str) -> None:
+    assert "r" not in names(parse(text))
+
+
+def test_r_with_a_spaced_version_is_still_r() -> None:
+    req = parse("R 4.3 with data.table, 8 cores")
+    assert "r" in names(req)
+
+
+# -- a choice of MPI libraries ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "either MPICH or Intel MPI works for us, 8 nodes",
+        "Open MPI 4.1 / MVAPICH2, 8 nodes",
+        "we can use Cray MPICH or Open MPI",
+    ],
+)
+def test_two_mpi_libraries_offered_as_a_choice_mean_any_mpi(text: str) -> None:
+    req = parse(text)
+    assert req.mpi is not None and req.mpi.implementation is None, text
+
+
+def test_one_mpi_library_is_still_that_one() -> None:
+    req = parse("needs MPICH 4.2 on 8 nodes")
+    assert req.mpi is not None and req.mpi.implementation == "mpich"
+
+
+# -- counts with thousands separators --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "cores"), [("2,304 MPI ranks for 6h", 2304), ("a total of 10,240 cores", 10240)]
+)
+def test_a_count_with_thousands_separators_is_one_count(text: str, cores: int) -> None:
+    assert parse(text).compute.total_cores == cores
+
+
+def test_a_list_of_small_numbers_is_no_grouped_count() -> None:
+    req = parse("runs 1,2 and 4 nodes in turn, 8 cores")
+    assert req.compute.total_cores == 8
