@@ -24,8 +24,10 @@ from datetime import datetime
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.constraints import parse_constraints
 from endpoint_plugins.parsing.draft import Count, Draft, Mention
+from endpoint_plugins.parsing.english import english_word
 from endpoint_plugins.parsing.scanner import FLAGS, SIZE, Scanner, lookup, size_in_gb, squash
 from endpoint_plugins.parsing.timing import duration_seconds, hms_seconds
+from endpoint_plugins.parsing.vocabulary import filler_words
 from providers.wire.requirements import Fabric, Feature, GpuVendor, StorageKind
 
 MAX_JSON_CHARS = 10_000
@@ -68,6 +70,9 @@ def _json_lines(value: object, key: str = "") -> list[str]:
         return [f"{key or 'software'}: " + ", ".join(_package_text(v) for v in value)]
     if _is_package(value) and key:
         return [f"{key}: {_package_text(value)}"]
+    if _is_package_table(value, key):
+        assert isinstance(value, dict)
+        return ["software: " + ", ".join(_table_item(k, v) for k, v in value.items())]
     if isinstance(value, dict):
         lines: list[str] = []
         for k, v in list(value.items())[:200]:
@@ -99,6 +104,27 @@ def _is_package(value: object) -> bool:
         and isinstance(value.get("name"), str)
         and set(value) <= {"name", "version", "versions", "variants", "min_version"}
     )
+
+
+def _is_package_table(value: object, key: str) -> bool:
+    """``"codes": {"cp2k": "2025.1", "libint": ">=2.9"}``: package names mapped to versions,
+    under a key that says so."""
+    return (
+        isinstance(value, dict)
+        and bool(value)
+        and squash(key) in _SOFTWARE_KEYS
+        and all(
+            isinstance(v, str | int | float) and not isinstance(v, bool) for v in value.values()
+        )
+    )
+
+
+def _table_item(name: object, version: object) -> str:
+    """One package of a table as a spec: ``gromacs@2024.3+cuda``, ``libint>=2.9``."""
+    text = _scalar(version)
+    if re.match(r"^[<>=!~]", text):
+        return f"{name}{text}"
+    return f"{name}@{text}" if text and text[0].isdigit() else f"{name} {text}".strip()
 
 
 def _package_text(value: object) -> str:
@@ -154,7 +180,8 @@ _KEY_ALIASES: dict[str, str] = {
     **dict.fromkeys(("hrs", "hr", "h", "walltimehrs", "timehrs", "maxhrs"), "hours"),
     **dict.fromkeys(("mins", "min", "walltimemins"), "minutes"),
     **dict.fromkeys(
-        ("threads", "nthreads", "numthreads", "workers", "nworkers", "numworkers"), "cores"
+        ("threads", "nthreads", "numthreads", "workers", "nworkers", "numworkers", "ncpu"),
+        "cores",
     ),
 }
 """Other spellings of keys in :data:`_KEYS` ("hrs: 8", "threads=8", "workers: 128")."""
@@ -171,6 +198,8 @@ def _canonical_key(key: str) -> str:
     names its unit ("max_runtime_hours", "runtime_minutes") is hours or minutes."""
     key = _PER_UNIT_RE.sub("pernode", key)
     key = _KEY_ALIASES.get(key, key)
+    if key not in _KEYS and re.search("time|clock|wall", key) and _TIME_KEY_RE.fullmatch(key):
+        return "time"  # "max_walltime", "requested_runtime", "total_wallclock"
     for unit, canonical in (("hours", "hours"), ("hrs", "hours"), ("minutes", "minutes")):
         stem = key.removesuffix(unit)
         if stem != key and stem and _TIME_KEY_RE.fullmatch(stem):
@@ -425,6 +454,11 @@ _TEXT_KEYS = frozenset(
     """.split()
 )
 """Keys whose value is text for the other extractors: only the key is blanked."""
+
+_PINNED_RE = re.compile(r"^(?:[<>=!~]=?\s*)?v?\d+(?:\.\d+){1,3}[a-z0-9.+-]*$", FLAGS)
+"""A value that can only be a version: dotted digits ("2.1.9", ">=3.4"), never a count."""
+_WORD_IN_VALUE_RE = re.compile(r"[A-Za-z]")
+"""A value with a letter in it is left for the other readers; bare numbers are read here."""
 
 _IGNORED_KEYS = frozenset(
     """
@@ -741,6 +775,8 @@ class _Pairs:
         if key in _NAME_KEYS and " " not in value:
             return True  # "job: climate-postproc" names the job
         is_text = key in _TEXT_KEYS or key in _SOFTWARE_KEYS
+        if unknown == "name" and not is_text and self._named_version(raw_key, value):
+            return True  # "diamond=2.1.9": pip's and conda's way of pinning a package
         if unknown == "prose" and not is_text and "_" not in raw_key:
             return False  # "Note: ...": prose; "ligand_library: ..." is a key of a form
         if unknown == "unresolved" and not is_text:
@@ -748,9 +784,28 @@ class _Pairs:
             return True
         if key in _SOFTWARE_KEYS or (unknown == "name" and not is_text):
             self._name_context(m, value)
+        if not is_text and not _WORD_IN_VALUE_RE.search(value):
+            self.draft.unresolved.append(_clean(text))  # "max_memory_per_rank: 3.5": no word
+            return True  # left for the other readers, but none of them reads bare numbers
         if blank:
             self.scanner.blank(m.start("key"), m.start("value"))
         return False
+
+    def _named_version(self, raw_key: str, value: str) -> bool:
+        """A key that is a package name and a value that is only a version: ``hmmer=3.4``,
+        ``diamond=2.1.9``. Keys of forms have a ``_`` or are words; a word key is a package
+        only with a value no measure looks like (``ratio=0.5`` is a number, ``2.1.9`` not)."""
+        key = raw_key.strip().lower()
+        value = value.strip()
+        if not _PINNED_RE.match(value) or "_" in key or key in filler_words():
+            return False
+        if english_word(key) and value.count(".") < 2 and value[:1] not in "<>=!~":
+            return False
+        constraints, _ = parse_constraints(value.strip().lstrip("="))
+        if not constraints:
+            return False
+        self.draft.add_software(lookup(lexicon.SOFTWARE, key) or key, constraints)
+        return True
 
     def _name_context(self, m: re.Match[str], value: str) -> None:
         """The value names packages: plain words there count as names."""

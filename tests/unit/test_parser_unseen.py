@@ -150,3 +150,83 @@ def test_a_count_with_thousands_separators_is_one_count(text: str, cores: int) -
 def test_a_list_of_small_numbers_is_no_grouped_count() -> None:
     req = parse("runs 1,2 and 4 nodes in turn, 8 cores")
     assert req.compute.total_cores == 8
+
+
+# -- structured forms ------------------------------------------------------------------------
+
+
+def _versions(req: Requirements) -> dict[str, list[str]]:
+    return {s.name: [str(c) for c in s.constraints] for s in req.software}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"codes": {"quokka": "25.03", "amrex": ">=24.10"}, "nodes": 2}',
+        '{"packages": {"quokka": "25.03", "amrex": ">=24.10"}}',
+    ],
+)
+def test_a_json_table_of_packages_maps_names_to_versions(text: str) -> None:
+    versions = _versions(parse(text))
+    assert versions.get("quokka") == ["==25.03"], versions
+    assert versions.get("amrex") == [">=24.10"], versions
+
+
+def test_a_json_table_value_keeps_its_variant() -> None:
+    req = parse('{"software": {"lammps": "2Aug2023+kokkos"}}')
+    found = [s for s in req.software if s.name == "lammps"]
+    assert found and "+kokkos" in found[0].variants
+
+
+@pytest.mark.parametrize(
+    "text", ["tools: sortmerna=4.3.7, fastp", "needs sortmerna=4.3.7 and fastp", "sortmerna=4.3.7"]
+)
+def test_a_package_pinned_with_equals_is_that_package(text: str) -> None:
+    assert _versions(parse(text)).get("sortmerna") == ["==4.3.7"]
+
+
+@pytest.mark.parametrize("text", ["nodes=4", "threads=8", "ratio=0.5 nodes=2"])
+def test_a_count_or_a_form_key_is_no_pinned_package(text: str) -> None:
+    assert not {"nodes", "threads", "ratio"} & set(names(parse(text)))
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [("max_walltime: 2-00:00:00", 172800), ("requested_runtime = 3:30:00", 12600),
+     ("max_wall: 16h", 57600)],
+)  # fmt: skip
+def test_a_time_key_with_a_prefix_is_the_walltime(text: str, seconds: int) -> None:
+    assert parse(text).compute.walltime_s == seconds
+
+
+def test_a_number_under_an_unknown_key_is_never_dropped() -> None:
+    """The key is no requirement any field holds, and its value has no word for the later
+    readers: the pair is quoted, so no site answers READY on it unseen."""
+    req = parse("peak_flops_per_rank: 3.5\nnodes: 2")
+    assert any("peak_flops_per_rank" in u for u in req.unresolved), req.unresolved
+
+
+def test_ncpu_counts_cores() -> None:
+    assert parse("ncpu=24\nwalltime=2:00:00").compute.total_cores == 24
+
+
+# -- the frame of a message ------------------------------------------------------------------
+
+
+def test_a_greeting_line_with_a_request_in_it_is_read() -> None:
+    req = parse("hey i must run tophat2 2.1 quick, 12 cores, 5 hours")
+    assert "tophat2" in names(req)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dear Scientific Computing team,\nI need 2 nodes for 4 hours.",
+        "Hi Priyanka,\nI need 2 nodes for 4 hours.",
+        "Subject: Re: a question\n\nHi Oskar,\nI need 2 nodes for 4 hours.",
+    ],
+)
+def test_a_greeting_with_names_only_is_the_frame(text: str) -> None:
+    req = parse(text)
+    assert req.software == () and req.unresolved == (), (req.software, req.unresolved)
+    assert req.compute.nodes == 2
