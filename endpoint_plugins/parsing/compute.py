@@ -154,6 +154,12 @@ _VENDOR_CHOICE_RE = re.compile(
     FLAGS,
 )
 """Two vendors offered as alternatives ("NVIDIA or AMD GPUs"): no vendor is required."""
+_MODEL_CHOICE_RE = re.compile(
+    rf"(?<!\w)(?P<a>{_MODEL})[^.;\n]{{0,30}}?\s(?:or|/|and/or)\s[^.;\n]{{0,20}}?"
+    rf"(?<!\w)(?P<b>{_MODEL})(?!\w)",
+    FLAGS,
+)
+"""Two GPU models offered as alternatives ("8 GPU H100 or 8 GPU A100, both is OK")."""
 _VENDOR_GPU_RE = re.compile(
     rf"(?<!\w)(?P<vendor>nvidia|amd|intel|radeon|instinct|geforce|tesla)\s+"
     rf"(?:(?:data\s*cent(?:er|re)|datacenter|discrete)\s+)?(?:{_GPU_WORD}|cards?|accelerators?|"
@@ -351,6 +357,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         scanner.take(_CPU_TOO_RE, lambda m: _cpu_fallback(draft))
     if " or " in low or "/" in low:
         scanner.take(_VENDOR_CHOICE_RE, lambda m: _vendor_choice(draft, m))
+        scanner.take(_MODEL_CHOICE_RE, lambda m: _model_choice(draft, m))
     scanner.take(_NODES_RE, nodes)
     scanner.take(_NODES_KEY_RE, nodes)
     if _MULTIPLIER_HINT_RE.search(low):
@@ -573,6 +580,17 @@ def _cpu_fallback(draft: Draft) -> bool:
     """CPUs as the fallback: GPUs become an option (only once some GPU is mentioned)."""
     draft.compute.cpu_fallback = True
     return True
+
+
+def _model_choice(draft: Draft, m: re.Match[str]) -> bool:
+    """ "8 H100 or 8 A100": either model will do, so neither alone is required. No field holds
+    the choice, so it is also quoted as unresolved: no site answers READY on a model it was
+    never asked about. The counts around the models are still read (nothing is blanked)."""
+    a, b = lookup(lexicon.GPU_MODELS, m.group("a")), lookup(lexicon.GPU_MODELS, m.group("b"))
+    if a is not None and b is not None and a != b:
+        draft.compute.gpu_model_choice = True
+        draft.unresolved.append(f"{m.group('a')} or {m.group('b')}")
+    return False
 
 
 def _vendor_choice(draft: Draft, m: re.Match[str]) -> bool:

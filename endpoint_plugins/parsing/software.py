@@ -175,6 +175,22 @@ _NOT_NAMES = (
     | {squash(w) for ws in lexicon.VERSION_WORDS_BEFORE for w in ws.split()}
     | {squash(w) for ws in lexicon.VERSION_WORDS_AFTER for w in ws.split()}
 )
+
+
+def _hyphen_numbered(m: re.Match[str], name: str) -> bool:
+    """A capitalised or all-capital name with a whole number after a hyphen ("COVID-19",
+    "Sentinel-2", "GPT-4") numbers a thing; a package's version has a dot ("WRF-4.5")."""
+    between = m.string[m.end("name") : m.start("spec")]
+    return between == "-" and not name.islower() and m.group("spec").isdigit()
+
+
+_MODEL_SIZE_AFTER_RE = re.compile(r"[\s-]*\d{1,4}(?:\.\d)?[bm](?!\w)", FLAGS)
+"""A parameter count after a name and number: the name is a model's ("Llama 3 70B")."""
+_DOTTED_RE = re.compile(r"\s*(?:(?:version|release|ver\.?)\s*)?v?\d+\.\d", FLAGS)
+"""A release number with a dot: "CLASS 3.2" names the code; "STEP 2" only counts. Acronyms
+("DLC 1.2", a design load case) are no English words, so they never count as shouted."""
+_NOT_SPEC_NAMES = frozenset(("mpi", "gpu", "gpus", "cpu", "cpus", "openmp", "hybrid"))
+"""Words written like a Spack spec's name that name a way of running, not a package."""
 _MODULE_ITEM_RE = re.compile(
     rf"^(?P<name>[a-z][\w.+-]{{0,63}}?)(?:(?:[/@:]|(?P<op>==|>=|<=|~=|!=|>|<))"
     rf"(?P<version>{VERSION}))?$",
@@ -262,8 +278,8 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
     def spack(m: re.Match[str]) -> bool:
         found = m.group("name")
         name = _canonical(found)
-        if name is None and (squash(found) in _NOT_NAMES or len(found) < 2):
-            return False
+        if name is None and (squash(found) in _NOT_NAMES | _NOT_SPEC_NAMES or len(found) < 2):
+            return False  # "MPI+OpenMP" is a programming model, not MPI built with OpenMP
         version = m.group("v1") or m.group("v2")
         constraints = (
             [VersionConstraint(op=Comparator.EQ, version=v)]
@@ -310,6 +326,8 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         attached = m.group("attached")
         if name is None or (attached and (found[-1].isdigit() or len(found) == 1)):
             return False  # "R14", "r24.03.1": a release tag of something else, not R
+        if attached and m.group("spec") and squash(found) in lexicon.SOFTWARE_NEEDS_VERSION:
+            return False  # "beast2/2.7.6": the digits belong to another name, not "beast 2"
         constraints = _constraints(m)
         if attached and (version := clean_version(attached)):
             constraints.insert(0, VersionConstraint(op=Comparator.EQ, version=version))
@@ -350,9 +368,12 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         if squash(name) in _NOT_NAMES or len(name) > 64 or HARDWARE_RE.match(name):
             return False  # "Ubuntu 22.04" is a requirement, but not a package: left unread
         lower = name.lower()
-        if lower in _COUNTED_NOUNS:
+        shouted = (  # "CLASS 3.2", "SWIFT 1.0": a code named by a word, in capitals
+            name.isupper() and english_word(name) and _DOTTED_RE.match(m.group("spec"))
+        )
+        if lower in _COUNTED_NOUNS and not shouted:
             return False  # "Step 2", "Section 3.2", "capability 8.0": things counted, not code
-        if lower in filler_words():
+        if lower in filler_words() and not shouted:
             return False  # "step 2.0", "capability 8.0": ordinary words, left unread
         capital = _capitalised(name) and _release_number_after(m)
         if _english_before_year_or_comma(m, name):
@@ -367,6 +388,10 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
             or name_shaped(name)  # "MetaBAT 2", "miniAMR 1"
         )
         named = named and bool(_PLAIN_VERSION_RE.match(m.group("spec").rstrip(".")))
+        if _hyphen_numbered(m, name):
+            return False  # "COVID-19", "GPT-4": a numbered name of something else
+        if _MODEL_SIZE_AFTER_RE.match(m.string, m.end()):
+            return False  # "Llama 3 70B", "Qwen 2.5 7B": a trained model, not a package
         if not constraints or not (explicit or named or looks_like_version(m.group("spec"))):
             return False
         draft.add_software(name.lower(), constraints, m.span())
@@ -385,6 +410,7 @@ def group_alternatives(scanner: Scanner, draft: Draft) -> None:
     A run of names joined by commas and "or" (at least one "or", no "and") is one group; a
     name mentioned elsewhere on its own stays required.
     """
+    _drop_optional(scanner.original, draft)
     spans = _restatements_merged(sorted(set(draft.software_spans)), scanner.original)
     run: list[tuple[int, int, str]] = []
     saw_or = False
@@ -411,7 +437,8 @@ def group_alternatives(scanner: Scanner, draft: Draft) -> None:
         run, saw_or = [span], False
     if run:
         close()
-    required = _named_alone(spans, groups)
+    compared = _compared(spans, scanner.original)
+    required = _named_alone([sp for sp in spans if sp not in compared], groups)
     for group in groups:
         kept = [n for n in group if n not in required]
         if len(kept) > 1:
@@ -441,6 +468,43 @@ def _restatements_merged(
                 continue
         merged.append(span)
     return merged
+
+
+_OPTIONAL_AFTER_RE = re.compile(
+    r"\s*(?:\(\s*optional\s*\)|,?\s*(?:would|could)\s+be\s+(?:nice|handy|a\s+(?:plus|bonus))"
+    r"(?:\s+(?:to\s+have|too|as\s+well))?\s*,?\s*but\s+(?:is\s+|it'?s\s+)?not\s+"
+    r"(?:needed|required|necessary|essential|a\s+must)"
+    r"|\s+(?:is|are)\s+optional|\s+if\s+(?:available|possible|you\s+have\s+it))(?!\w)",
+    FLAGS,
+)
+"""After a package: it is wanted but not needed ("jupyter would be nice but not needed")."""
+
+
+def _drop_optional(original: str, draft: Draft) -> None:
+    """A package said to be optional is no requirement: asking for it would turn away sites
+    that can run the job. Named elsewhere without the qualifier, it stays required."""
+    optional: set[str] = set()
+    plain: set[str] = set()
+    for _, end, name in draft.software_spans:
+        (optional if _OPTIONAL_AFTER_RE.match(original, end) else plain).add(name)
+    for name in optional - plain:
+        draft.software.pop(name, None)
+        draft.variants.pop(name, None)
+    draft.software_spans[:] = [sp for sp in draft.software_spans if sp[2] not in optional - plain]
+
+
+_VERSUS_RE = re.compile(r"\s*(?:vs\.?|versus)\s*", FLAGS)
+
+
+def _compared(spans: list[tuple[int, int, str]], original: str) -> set[tuple[int, int, str]]:
+    """Mentions set against each other ("GROMACS 2024 vs NAMD 3.0?" in a subject line): they
+    neither require a package alone nor offer a choice. If nothing else in the text groups
+    them as alternatives, both stay required (a comparison may need both)."""
+    found: set[tuple[int, int, str]] = set()
+    for a, b in zip(spans, spans[1:], strict=False):
+        if _VERSUS_RE.fullmatch(original[a[1] : b[0]]):
+            found.update((a, b))
+    return found
 
 
 def _named_alone(spans: list[tuple[int, int, str]], groups: list[list[str]]) -> set[str]:

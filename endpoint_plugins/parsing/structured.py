@@ -28,7 +28,7 @@ from endpoint_plugins.parsing.english import english_word
 from endpoint_plugins.parsing.scanner import FLAGS, SIZE, Scanner, lookup, size_in_gb, squash
 from endpoint_plugins.parsing.timing import duration_seconds, hms_seconds
 from endpoint_plugins.parsing.vocabulary import filler_words
-from providers.wire.requirements import Fabric, Feature, GpuVendor, StorageKind
+from providers.wire.requirements import Fabric, Feature, GpuVendor, StorageKind, Urgency
 
 MAX_JSON_CHARS = 10_000
 _JSON_START_RE = re.compile(r"[{\[]")
@@ -329,6 +329,22 @@ def _rootless(draft: Draft, value: str, text: str) -> bool:
     return True
 
 
+_URGENCY_LEVELS: dict[str, Urgency] = {
+    **dict.fromkeys(("low", "none", "whenever", "lowest", "norush"), Urgency.NO_RUSH),
+    **dict.fromkeys(("high", "highest", "urgent", "critical", "asap", "immediate"), Urgency.NOW),
+}
+"""Levels a form writes as an urgency value; "medium"/"normal" say nothing and stay text."""
+
+
+def _urgency(draft: Draft, value: str, text: str) -> bool:
+    """``urgency=low``: a level, where the words would say "no rush" or "urgent"."""
+    level = _URGENCY_LEVELS.get(squash(value))
+    if level is None or draft.urgency is not None:
+        return False
+    draft.urgency = Mention(level, text)
+    return True
+
+
 def _budget(draft: Draft, value: str, text: str) -> bool:
     m = re.fullmatch(
         r"\s*(?:\$|usd\s*)?(\d{1,3}(?:,\d{3})+|\d{1,9})(?:\.(\d{1,2}))?\s*(k)?\s*"
@@ -435,6 +451,7 @@ _KEYS: dict[str, Handler] = {
         ("budget", "maxcost", "maxbudget", "budgetusd", "costlimit", "maxusd"), _budget
     ),
     "mpi": _mpi,
+    "urgency": _urgency,
     **dict.fromkeys(
         ("interconnect", "network", "fabric", "link", "lowlatency", "fastnetwork", "rdma"),
         _exclusion_or_text(Feature.LOW_LATENCY),
@@ -511,7 +528,7 @@ _COMMANDS_RE = re.compile(
     r"(?<![\w-])(?:sbatch|salloc|qsub|bsub|srun|mpirun|mpiexec|aprun|jsrun|ibrun)(?![\w-])", FLAGS
 )
 _FILE_RE = re.compile(
-    r"(?<![\w/.-])(?:\.{0,2}/)?[\w./-]*\w\.(?:sh|pbs|slurm|sbatch|bsub|lsf|job|py|jl|r|m|in|"
+    r"(?<![\w/.-])(?!(?-i:[A-Z])[\w-]*\.jl(?![\w.]))(?:\.{0,2}/)?[\w./-]*\w\.(?:sh|pbs|slurm|sbatch|bsub|lsf|job|py|jl|r|m|in|"
     r"inp|cfg|conf|ini|ya?ml|json|txt|csv|h5|nc|sif|img|tar|gz|log|out|dat|xyz|pdb|mdp|tpr|"
     r"gro|top|lmp|data|ipynb|toml|exe|sdf|mol2|pdbqt|fasta|fa|fastq|fq|bam|cram|vcf|bed|gtf|"
     r"h5ad|nii|dcd|xtc|trr|parquet|zarr|npy|npz|pt|ckpt|gguf|safetensors|tif|tiff|png|jpg|"

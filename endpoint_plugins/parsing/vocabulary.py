@@ -44,6 +44,11 @@ _NOT_A_NAME_RE = re.compile(
 )
 """Shaped like a name but no package: chemical formulas (LiNiO2, Li6PS5X), grades and codes
 (E4, F452), a bare version (v0.91), plural acronyms (FFTs, GPUs)."""
+_PARALLEL_MODELS = frozenset("mpi openmp cuda hip openacc sycl gpu cpu x threads".split())
+_LANGUAGES = frozenset(("c++", "c#", "objective-c"))
+"""Languages spelled like package names; a compiler for them is a package (gcc, llvm)."""
+_JULIA_PACKAGE_RE = re.compile(r"^[A-Z][A-Za-z0-9]*\.jl$")
+"""A Julia package: a capitalised name and ``.jl`` (a script is ``run.jl``, lower case)."""
 _SEPARATED_RE = re.compile(r"^[a-z][a-z0-9]*(?:[-.+_][a-z0-9]+)+\+?$")
 """Inner separators: nccl-tests, llama.cpp, py-spy."""
 _DIGITS_INSIDE_RE = re.compile(r"^(?:[a-z]+\d+[a-z0-9]*|[a-z]*\d+[a-z]+[a-z0-9]*)$")
@@ -75,6 +80,7 @@ _JOB_NOUNS = frozenset(
     """
     sweep sweeps run runs job jobs benchmark benchmarks simulation simulations pipeline
     workflow calculation calculations build builds training inference study tests test
+    model models code
     """.split()
 )
 """Nouns a package name stands before: "an optuna sweep", "the HPCG run"."""
@@ -85,13 +91,13 @@ _VERSION_AFTER_RE = re.compile(r"\s*(?:[<>=~!]=?\s*|v)?\d+\.\d")
 _NAME_BEFORE = frozenset(
     """
     install installed installing load loaded module modules package packages library libraries
-    lib libs toolkit framework plus tool tools suite via binary
+    lib libs toolkit framework plus tool tools suite via binary called named
     """.split()
 )
 _NAME_AFTER = frozenset(
     """
     package packages library libraries lib module modules toolkit framework installed available
-    suite plugin plugins bindings wrapper installation
+    suite plugin plugins bindings wrapper installation pkg pkgs
     """.split()
 )
 HARDWARE_RE = re.compile(
@@ -280,6 +286,12 @@ def _classify(
         return "prose"
     if HARDWARE_RE.match(word) or any(HARDWARE_RE.match(p) for p in lower.split("-")):
         return "hardware"  # "AVX-512", "SVE-vectorised", "FPGA-accelerated"
+    if "+" in lower.strip("+") and set(lower.split("+")) <= _PARALLEL_MODELS:
+        return "unread"  # "MPI+OpenMP", "MPI+CUDA": how the code runs, not a package name
+    if lower in _LANGUAGES:
+        return "unread"  # "written in C++", "a C++ toolchain": a language, no package to find
+    if _JULIA_PACKAGE_RE.match(word):
+        return "name"  # "Oceananigans.jl", "CUDA.jl": Julia names its packages so
     if len(word) > MAX_NAME_CHARS or not re.search(r"[a-z]", lower) or lower.count(".") > 1:
         return "unread"  # "lic.example.ac.uk" is a host, not a package
     if _NOT_A_NAME_RE.match(word):
@@ -460,6 +472,7 @@ def _lists_of_unread(original: str, words: list[tuple[int, str]], kinds: list[st
         if (
             len(run) > 1
             and all(_shaped_like_a_list_item(w) for w in listed)
+            and not all(_CODE_NAME_RE.match(w) for w in listed)  # "ERA5 and CMIP6"
             and any(not english_word(w) for w in listed)  # "xformers and diffusers"
         ):
             for k in run:
@@ -479,6 +492,12 @@ def _shaped_like_a_list_item(word: str) -> bool:
         and len(word) > 2
         and not word.lower().endswith(_ENGLISH_ENDINGS)
     )
+
+
+_CODE_NAME_RE = re.compile(r"^[A-Z]+\d+[A-Z\d]*$")
+"""Capitals and digits (ERA5, CMIP6, PM10): data sets and standards as often as packages
+(SPM12, ISCE2). Listed beside a package they are packages; listed only with each other they
+prove nothing, and stay unread."""
 
 
 _ADJECTIVE_ENDS = frozenset(

@@ -230,3 +230,102 @@ def test_a_greeting_with_names_only_is_the_frame(text: str) -> None:
     req = parse(text)
     assert req.software == () and req.unresolved == (), (req.software, req.unresolved)
     assert req.compute.nodes == 2
+
+
+# -- is it a package? ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "package"),
+    [
+        ("we fit the model with Turing.jl and need 1 node", "turing.jl"),
+        ("needs DifferentialEquations.jl 7.13 on 8 cores", "differentialequations.jl"),
+        ("my sbi model trains on one GPU", "sbi"),
+        ("uses the bayesplot pkg in R 4.4", "bayesplot"),
+        ("a package called pyrokinetics, 2 nodes", "pyrokinetics"),
+        ("the SPHERE 2.1 code on 4 nodes", "sphere"),
+        ("sw=kraken2/2.1.3,go2/1.0", "kraken2"),
+    ],
+)
+def test_a_name_in_a_software_place_is_a_package(text: str, package: str) -> None:
+    assert package in names(parse(text)), names(parse(text))
+
+
+def test_glued_digits_on_an_ambiguous_word_belong_to_the_name() -> None:
+    """ "star2/2.7" is no "star" version 2: the digits are part of another name."""
+    assert "star" not in names(parse("modules: star2/2.7.11, 8 cores"))
+
+
+@pytest.mark.parametrize(
+    ("text", "not_a_package"),
+    [
+        ("the solver is written in C++ and needs 16 cores", "c++"),
+        ("hybrid MPI+OpenMP, 4 nodes", "mpi+openmp"),
+        ("hybrid MPI+OpenMP, 4 nodes", "mpi"),
+        ("fine-tune Mistral 7 7B with peft on 2 GPUs", "mistral"),
+        ("a study of COVID-19 spread, 64 cores", "covid"),
+        ("downscale ERA5 and CMIP6 fields, 64 cores", "era5"),
+        ("the run run.jl script, 2 cores", "run.jl"),
+        ("STEP 2 of the pipeline uses 8 cores", "step"),
+        ("design load case DLC 1.2 with 4 cores", "dlc"),
+    ],
+)
+def test_a_word_that_only_looks_like_a_package_is_none(text: str, not_a_package: str) -> None:
+    assert not_a_package not in names(parse(text)), names(parse(text))
+
+
+def test_the_c_plus_plus_language_is_kept_unread_not_dropped() -> None:
+    assert any("C++" in u for u in parse("needs C++ on 2 nodes").unresolved)
+
+
+# -- optional and compared packages ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pandas and dask; ipywidgets would be nice but not needed",
+        "pandas and dask, ipywidgets (optional)",
+        "pandas and dask, ipywidgets if available",
+    ],
+)
+def test_an_optional_package_is_no_requirement(text: str) -> None:
+    found = names(parse(text))
+    assert "ipywidgets" not in found and {"pandas", "dask"} <= set(found), found
+
+
+def test_a_package_optional_once_but_required_elsewhere_stays() -> None:
+    found = names(parse("needs ipywidgets 8.1. ipywidgets (optional) for the plots"))
+    assert "ipywidgets" in found
+
+
+def test_packages_compared_in_a_subject_do_not_undo_a_later_choice() -> None:
+    req = parse("Subject: OpenMM vs Amber 24?\n\nEither OpenMM 8.1 or Amber 24 works for us.")
+    assert req.alternatives and {o.name for o in req.alternatives[0].any_of} == {"openmm", "amber"}
+
+
+def test_packages_only_compared_stay_required() -> None:
+    """A comparison may need both; without a choice elsewhere neither is dropped."""
+    assert {"hpl", "hpcg"} <= set(names(parse("benchmarking HPL 2.3 vs HPCG 3.1 on 4 nodes")))
+
+
+# -- a choice of GPU models ------------------------------------------------------------------
+
+
+def test_two_gpu_models_offered_as_a_choice_require_neither_and_block_ready() -> None:
+    req = parse("one server with 4 GPU L40S or 4 GPU A40, either is fine, 6 hours")
+    assert req.compute.gpu_model is None and req.compute.gpus_per_node == 4
+    assert any("L40S" in u and "A40" in u for u in req.unresolved), req.unresolved
+
+
+def test_one_gpu_model_is_still_required() -> None:
+    assert parse("4 A40 GPUs, 6 hours").compute.gpu_model == "A40"
+
+
+# -- urgency in forms ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "level"), [("urgency=low", "no_rush"), ("urgency: high", "now")])
+def test_an_urgency_level_in_a_form(text: str, level: str) -> None:
+    req = parse(f"{text}\nnodes=1")
+    assert req.urgency is not None and req.urgency.value == level
