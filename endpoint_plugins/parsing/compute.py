@@ -448,6 +448,13 @@ def _pair(scanner: Scanner, draft: Draft, found: list[_Found]) -> list[Count]:
     return counts
 
 
+_NOT_THE_JOB = r"(?!(?:of\s+(?:the\s+|these\s+|those\s+|our\s+)?(?:[\d,]+\s+)?)?jobs?(?!\w))"
+"""After "each": the request's own jobs are the job, not a unit inside it."""
+_UNIT_OF_WORK = (
+    r"(?:chain|worker|trajectory|replica|walker|sample|pre-?processing|post-?processing)"
+)
+"""Singular on purpose: "a chain runs on 8 cores" sizes one; "4 chains so 4 cores" counts all.
+An ensemble member is left out: a member is a whole run ("each member uses 8 nodes")."""
 _NOT_A_NODE = (
     r"(?!(?:with|having|has|in|on)(?!\w))"
     r"(?![^.;!?,:\n\x00]*(?<!\w)(?:node|machine|host|server|box)s?(?!\w))"
@@ -455,10 +462,19 @@ _NOT_A_NODE = (
 """After "each": not "each with ..." and no node word in the clause ("each run is one node
 with 24 cores" sizes a node, not a task)."""
 _PER_TASK_BEFORE_RE = re.compile(
-    rf"(?<!\w)(?:each|every)\s+{_NOT_A_NODE}[a-z][\w-]*[^.;!?,:\n\x00]{{0,32}}$",
+    rf"(?<!\w)(?:each|every)\s+{_NOT_A_NODE}{_NOT_THE_JOB}[a-z][\w-]*[^.;!?,:\n\x00]{{0,32}}$",
     FLAGS,
 )
-"""A clause about one unit of work: "each case is 1 core", "every subject uses 4 cores"."""
+_TASK_SUBJECT_RE = re.compile(
+    rf"(?<![\w-]){_UNIT_OF_WORK}(?![\w-])[^.;!?:\n\x00]{{0,60}}$"
+    r"|(?<!\w)single[\s-]threaded[^.;!?:\n\x00]{0,40}$",
+    FLAGS,
+)
+"""A clause whose subject is one unit of work inside the job: "a chain runs on 8 cores", "the
+pre-processing script runs on 1 core", "each member runs a post-processing step on a single
+core". Such a count sizes the unit, not the job."""
+"""A clause about one unit of work: "each case is 1 core", "every subject uses 4 cores"; not
+"each of the 1000 jobs is a single core", which sizes the job the request is about."""
 _TASK_NOUNS = (
     r"(?:tasks?|samples?|cases?|subjects?|members?|replicas?|molecules?|workers?|scenarios?|"
     r"files?|chunks?|array\s+(?:tasks?|elements?|jobs?)|instances?\s+of\s+the\s+code)"
@@ -479,6 +495,13 @@ _ONE_NODE_AFTER_RE = re.compile(
 """After a core count: "32 cores on a single node", "all 128 cores of that node": per node."""
 
 
+def unit_of_work_before(text: str, start: int) -> bool:
+    """Whether the clause before ``start`` is about one unit of work inside the job ("each
+    trajectory is one core and about 30 minutes"): an amount there sizes the unit, not the job.
+    """
+    return bool(_TASK_SUBJECT_RE.search(text, max(0, start - 90), start))
+
+
 def per_task(text: str, start: int, end: int) -> bool:
     """Whether the count at ``text[start:end]`` sizes one task of many, not the job.
 
@@ -487,7 +510,11 @@ def per_task(text: str, start: int, end: int) -> bool:
     total") or understate it, so such a count is kept unresolved instead.
     """
     window = text[max(0, start - 60) : start]
-    return bool(_PER_TASK_BEFORE_RE.search(window) or _PER_TASK_AFTER_RE.match(text, end))
+    return bool(
+        _PER_TASK_BEFORE_RE.search(window)
+        or _PER_TASK_AFTER_RE.match(text, end)
+        or unit_of_work_before(text, start)
+    )
 
 
 _PER_TASK_MEMORY_RE = re.compile(

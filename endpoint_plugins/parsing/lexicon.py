@@ -584,6 +584,9 @@ RANK_WORDS: tuple[str, ...] = (
 MEMORY_WORDS: tuple[str, ...] = ("main memory", "system memory", "memory", "ram", "mem")
 
 CPU_ONLY_WORDS: tuple[str, ...] = (
+    "cpu nodes only",
+    "cpu only nodes",
+    "only cpu nodes",
     "cpu only",
     "cpus only",
     "only cpus",

@@ -168,15 +168,15 @@ NOT_NEGATIVE = r"(?<![\s(=:,~\[]-)(?<!^-)"
 """Before a number: not a minus sign. "-1 nodes", "for -3 hours" are never read as amounts;
 they stay in the text, where the open vocabulary quotes them as unresolved."""
 _GROUPED = r"\d{1,3}(?:,\d{3}){1,2}"
-"""Digits in groups of three: "1,152 MPI tasks", "20,000 cores"."""
+"""Digits in groups of three: "1,152 MPI tasks", "20,000 cores". Counts match any digits with
+such groups after them (cheaper to scan); :func:`to_count` accepts only true groupings."""
 COUNT = (
-    rf"(?:{NOT_NEGATIVE}(?<![\w.,$])(?:{_GROUPED}|\d{{1,7}})(?![\d.,]\d)"
-    rf"|(?<!\w){NUMBER_WORD})"
+    rf"(?:{NOT_NEGATIVE}(?<![\w.,$])\d{{1,7}}(?:,\d{{3}}){{0,2}}(?![\d.,]\d)|(?<!\w){NUMBER_WORD})"
 )
 """A whole count: digits, or a number word ("two", "a", "a couple of")."""
 
 COUNT_NO_ARTICLE = (
-    rf"(?:{NOT_NEGATIVE}(?<![\w.,$])(?:{_GROUPED}|\d{{1,7}})(?![\d.,]\d)"
+    rf"(?:{NOT_NEGATIVE}(?<![\w.,$])\d{{1,7}}(?:,\d{{3}}){{0,2}}(?![\d.,]\d)"
     rf"|(?<!\w)(?!(?:a|an)\s)(?:{alternation(lexicon.NUMBER_WORDS)})(?!\w))"
 )
 """A count that is not just the article: "a CPU or GPU build" counts no cores."""

@@ -234,7 +234,9 @@ def extract_mpi(scanner: Scanner, draft: Draft) -> None:
         return True
 
     any_mpi = scanner.take(_ANY_MPI_RE, lambda m: True)
-    any_mpi += scanner.take(_MPI_CHOICE_RE, _distinct_implementations)
+    low = scanner.text.lower()
+    if (" or " in low or "/" in low) and sum(low.count(w) for w in ("mpi", "mvapich", "mpt")) > 1:
+        any_mpi += scanner.take(_MPI_CHOICE_RE, _distinct_implementations)
     scanner.take(_MPI_RE, handle)
     if any_mpi:
         draft.mpi = MPIRequirement()

@@ -329,3 +329,62 @@ def test_one_gpu_model_is_still_required() -> None:
 def test_an_urgency_level_in_a_form(text: str, level: str) -> None:
     req = parse(f"{text}\nnodes=1")
     assert req.urgency is not None and req.urgency.value == level
+
+
+# -- deadlines said around the date ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "deadline"),
+    [
+        ("the deadline for the report is the 22 of May", datetime(2026, 5, 22, 23, 59, 59)),
+        ("our deadline for submission will be May 20", datetime(2026, 5, 20, 23, 59, 59)),
+        ("we need the results for Thursday, 2 nodes", datetime(2026, 5, 14, 23, 59, 59)),
+        ("the output we need for Friday's meeting", datetime(2026, 5, 15, 23, 59, 59)),
+    ],
+)
+def test_a_deadline_said_around_its_date(text: str, deadline: datetime) -> None:
+    req = parse(text)
+    assert req.deadline == deadline.replace(tzinfo=UTC), req.deadline
+
+
+@pytest.mark.parametrize("text", ["we need it for today, 2 nodes", "2 nodes for 3 hours"])
+def test_needed_for_today_or_for_a_duration_is_no_deadline(text: str) -> None:
+    assert parse(text).deadline is None
+
+
+# -- one unit of work inside the job ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The pre-processing script runs on 1 core; the solver needs 4 nodes with 64 cores each.",
+        "A walker uses 2 cores, and we run 96 walkers on 3 nodes with 64 cores each.",
+        "each replica then does a post-processing pass on a single core. 3 nodes x 64 cores",
+    ],
+)
+def test_a_count_that_sizes_one_unit_of_work_is_not_the_jobs(text: str) -> None:
+    req = parse(text)
+    assert req.compute.total_cores is None, req.compute
+    assert req.compute.cores_per_node == 64
+
+
+def test_counting_all_units_is_the_jobs_total() -> None:
+    assert parse("8 replicas so 8 cores is plenty").compute.total_cores == 8
+
+
+def test_each_of_the_jobs_sizes_the_job() -> None:
+    req = parse("Each of the 250 jobs is a single core for about 40 minutes.")
+    assert req.compute.total_cores == 1 and req.compute.walltime_s == 2400
+
+
+def test_one_units_run_time_is_not_the_walltime() -> None:
+    req = parse("Each sample takes about 20 minutes; the whole batch needs 5 hours on 2 nodes.")
+    assert req.compute.walltime_s == 5 * 3600
+    assert any("20 minutes" in u for u in req.unresolved)
+
+
+def test_cpu_nodes_only_excludes_gpus() -> None:
+    req = parse("LAMMPS on CPU nodes only, 4 nodes")
+    assert req.compute.gpus_per_node == 0 and [f.value for f in req.excluded] == ["gpu"]
