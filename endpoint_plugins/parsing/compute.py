@@ -154,6 +154,22 @@ _VENDOR_CHOICE_RE = re.compile(
     FLAGS,
 )
 """Two vendors offered as alternatives ("NVIDIA or AMD GPUs"): no vendor is required."""
+
+
+def _shape(named: bool) -> str:
+    """One allocation shape, "4 nodes x 4", "2 node with 4 GPU", "1x128" (groups if named)."""
+    n, m, unit = ("?P<n>", "?P<m>", "?P<unit>") if named else ("?:", "?:", "?:")
+    return (
+        rf"({n}\d{{1,4}})\s*(?:nodes?\s*)?(?:x|\u00d7|\*|with|of)\s*({m}\d{{1,4}})(?!\d|[.,]\d)"
+        rf"(?:\s*({unit}{_GPU_WORD}|{_MODEL}|cores?|cpus?))?(?!\w)"
+    )
+
+
+_SHAPE_RE = re.compile(_shape(named=True), FLAGS)
+_SHAPE_CHOICE_RE = re.compile(
+    rf"(?<![\w.,]){_shape(named=False)}(?:\s*,?\s*(?:or|/)\s*{_shape(named=False)})+", FLAGS
+)
+"""Allocation shapes offered as alternatives ("2 node with 4 GPU or 1 node with 8 GPU")."""
 _MODEL_CHOICE_RE = re.compile(
     rf"(?<!\w)(?P<a>{_MODEL})[^.;\n]{{0,30}}?\s(?:or|/|and/or)\s[^.;\n]{{0,20}}?"
     rf"(?<!\w)(?P<b>{_MODEL})(?!\w)",
@@ -358,6 +374,8 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     if " or " in low or "/" in low:
         scanner.take(_VENDOR_CHOICE_RE, lambda m: _vendor_choice(draft, m))
         scanner.take(_MODEL_CHOICE_RE, lambda m: _model_choice(draft, m))
+    if " or " in low or "/" in low:
+        scanner.take(_SHAPE_CHOICE_RE, lambda m: _shape_choice(scanner, draft, m))
     scanner.take(_NODES_RE, nodes)
     scanner.take(_NODES_KEY_RE, nodes)
     if _MULTIPLIER_HINT_RE.search(low):
@@ -549,7 +567,9 @@ _ATTACHED_LATER_RE = re.compile(
 
 
 _FUZZY_UNIT_RE = re.compile(
-    r"(?<![\w.,$-])(?P<n>\d{1,7})\s*(?P<w>[a-z]{3,8})(?![\w-])(?P<each>\s+each(?!\w))?", FLAGS
+    r"(?:(?<![\w.,$-])(?P<x>[x\u00d7*])\s*)?"
+    r"(?<![\w.,$-])(?P<n>\d{1,7})\s*(?P<w>[a-z]{3,8})(?![\w-])(?P<each>\s+each(?!\w))?",
+    FLAGS,
 )
 _FUZZY_UNITS = ("nodes", "node", "cores", "core", "gpus", "gpu", "hours", "minutes", "days")
 _FUZZY_SECONDS = {"hours": 3600, "minutes": 60, "days": 86400}
@@ -562,7 +582,9 @@ def _fuzzy_unit(draft: Draft, m: re.Match[str]) -> bool:
     from endpoint_plugins.parsing.vocabulary import typo_of
 
     word = m.group("w").lower()
-    stem_of_unit = any(word[:4] == u[:4] for u in _FUZZY_SECONDS)  # "hourss" is not English
+    stem_of_unit = any(  # "hourss", "dyas": a unit's letters, whatever the dictionary says
+        word[:4] == u[:4] or sorted(word) == sorted(u) for u in _FUZZY_SECONDS
+    )
     if word in _FUZZY_UNITS or (english_word(word) and not stem_of_unit):
         return False
     unit = typo_of(word, _FUZZY_UNITS, 1)
@@ -576,10 +598,10 @@ def _fuzzy_unit(draft: Draft, m: re.Match[str]) -> bool:
         return False
     if unit.startswith("node"):
         draft.compute.nodes.append(Mention(n, text))
-    elif unit.startswith("core"):
-        draft.compute.cores.append(Count(n, text, per_node=bool(m.group("each"))))
+    elif unit.startswith("core"):  # "8 nods x 64 cors": after a multiplier, each node's
+        draft.compute.cores.append(Count(n, text, per_node=bool(m.group("each") or m.group("x"))))
     else:
-        draft.compute.gpus.append(Count(n, text, per_node=bool(m.group("each"))))
+        draft.compute.gpus.append(Count(n, text, per_node=bool(m.group("each") or m.group("x"))))
     return True
 
 
@@ -607,6 +629,40 @@ def _cpu_fallback(draft: Draft) -> bool:
     """CPUs as the fallback: GPUs become an option (only once some GPU is mentioned)."""
     draft.compute.cpu_fallback = True
     return True
+
+
+def _shape_choice(scanner: Scanner, draft: Draft, m: re.Match[str]) -> bool:
+    """ "2 nodes x 8 or 4 nodes x 4", "1x128 or 2x64": the user offers shapes of one size, so
+    neither shape is required, only the size they share: the total, of the unit the shapes
+    name or, when they name none, of the last cores or GPUs named before them. Shapes of
+    different sizes, or of no known unit, are quoted as unresolved."""
+    shapes = list(_SHAPE_RE.finditer(m.group(0)))
+    sizes = {int(s.group("n")) * int(s.group("m")) for s in shapes}
+    units = {_unit_kind(s.group("unit")) for s in shapes if s.group("unit")}
+    if not units:
+        before = [
+            u
+            for u in _LAST_UNIT_RE.finditer(scanner.original, max(0, m.start() - 120), m.start())
+            if _unit_kind(u.group(0))
+        ]
+        units = {_unit_kind(before[-1].group(0))} if before else set()
+    if len(sizes) != 1 or len(units) != 1 or not 1 <= (size := sizes.pop()) <= MAX_CORES:
+        draft.unresolved.append(" ".join(m.group(0).split()))
+        return True
+    target = draft.compute.gpus if units == {"gpu"} else draft.compute.cores
+    target.append(Count(size, m.group(0), per_node=False, total=True))
+    if units == {"gpu"}:
+        draft.compute.gpu_mentioned = True
+    return True
+
+
+def _unit_kind(word: str) -> str | None:
+    lower = word.lower()
+    if lookup(lexicon.GPU_MODELS, lower) or lower.startswith(("gpu", "graphic")):
+        return "gpu"
+    if lower.startswith(("core", "cpu", "thread", "vcpu", "physical", "processor")):
+        return "core"
+    return None
 
 
 def _model_choice(draft: Draft, m: re.Match[str]) -> bool:

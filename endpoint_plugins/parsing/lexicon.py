@@ -542,7 +542,15 @@ GPU_MODELS: dict[str, tuple[str, ...]] = {
 
 GPU_VENDORS: tuple[str, ...] = ("nvidia", "amd", "intel", "tesla", "instinct", "radeon")
 
-GPU_WORDS: tuple[str, ...] = ("graphics cards", "graphics card", "gpu cards", "gpus", "gpu")
+GPU_WORDS: tuple[str, ...] = (
+    "graphics cards",
+    "graphics card",
+    "graphic cards",
+    "graphic card",
+    "gpu cards",
+    "gpus",
+    "gpu",
+)
 """Nouns that count GPUs ("2 GPUs", "two graphics cards")."""
 
 NODE_WORDS: tuple[str, ...] = (
@@ -552,11 +560,13 @@ NODE_WORDS: tuple[str, ...] = (
     "machines",
     "hosts",
     "servers",
+    "server",
     "computers",
     "instances",
     "vms",
 )
-"""Nouns that count nodes. Singular "machine"/"host" are left out: "a big machine" is vague."""
+"""Nouns that count nodes. Singular "machine"/"host" are left out: "a big machine" is vague;
+"one server" / "1 server with 8 GPUs" is as plain as "one node"."""
 
 CORE_WORDS: tuple[str, ...] = (
     "cpu cores",

@@ -199,7 +199,8 @@ PER_NODE = (
     r"|\s*(?:each|apiece|per[\s-]node)(?!\w))"
 )
 TOTAL = (
-    r"(?:\s*(?:in\s+total|total|overall|altogether|combined|in\s+aggregate|aggregate|summed|"
+    r"(?:\s*(?:in\s+total|total|totla|toal|totl|overall|altogether|combined|in\s+aggregate|"
+    r"aggregate|summed|"
     r"(?:across|for|over)\s+(?:all\s+)?(?:the\s+)?(?:nodes|(?:whole|entire|full)\s+(?:job|run|"
     r"allocation|cluster|workflow))|(?:for|across|over)\s+(?:the\s+)?(?:job|run|allocation)"
     r"|(?:across|over)\s+(?:all\s+)?(?:of\s+)?(?:them|those|these)))(?!\w)"

@@ -388,3 +388,70 @@ def test_one_units_run_time_is_not_the_walltime() -> None:
 def test_cpu_nodes_only_excludes_gpus() -> None:
     req = parse("LAMMPS on CPU nodes only, 4 nodes")
     assert req.compute.gpus_per_node == 0 and [f.value for f in req.excluded] == ["gpu"]
+
+
+# -- allocation shapes offered as alternatives -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "total_gpus"),
+    [
+        ("24 GPUs overall: 3 nodes x 8 or 6 nodes x 4, we don't mind", 24),
+        ("it may be 1 node with 4 GPU or 2 node with 2 GPU", 4),
+    ],
+)
+def test_shapes_of_one_size_offered_as_a_choice_give_the_total(text: str, total_gpus: int) -> None:
+    req = parse(text)
+    assert req.compute.total_gpus == total_gpus, req.compute
+    assert req.compute.nodes is None and req.compute.gpus_per_node in (None, 0)
+
+
+def test_core_shapes_take_the_unit_named_before_them() -> None:
+    req = parse("256 cores in total; 2x128 or 4x64 are both fine")
+    assert req.compute.total_cores == 256 and req.compute.nodes is None
+    assert not names(req)
+
+
+def test_shapes_of_different_sizes_are_kept_unresolved() -> None:
+    req = parse("64 cores, 1x64 or 4x32")
+    assert any("1x64 or 4x32" in u for u in req.unresolved), req.unresolved
+
+
+def test_one_shape_is_still_read_as_nodes_and_cores() -> None:
+    req = parse("4 nodes x 32 cores, 6h")
+    assert req.compute.nodes == 4 and req.compute.cores_per_node == 32
+
+
+# -- words for GPUs, nodes and scopes --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "nodes", "gpus"),
+    [
+        ("we need 2 graphic cards AMD in one server", 1, 2),
+        ("1 server with 4 GPUs, 2 days", 1, 4),
+    ],
+)
+def test_servers_and_graphic_cards(text: str, nodes: int, gpus: int) -> None:
+    req = parse(text)
+    assert req.compute.nodes == nodes and req.compute.gpus_per_node == gpus
+
+
+def test_a_misspelt_total_is_still_a_total() -> None:
+    req = parse("3 nodes with 12 gpus totla")
+    assert req.compute.total_gpus == 12 and req.compute.gpus_per_node is None
+
+
+@pytest.mark.parametrize(
+    ("text", "nodes", "cores_per_node"),
+    [("6 nodse x 48 coers", 6, 48), ("2 nods × 96 cors", 2, 96)],
+)
+def test_misspelt_units_after_a_multiplier_size_each_node(
+    text: str, nodes: int, cores_per_node: int
+) -> None:
+    req = parse(text)
+    assert req.compute.nodes == nodes and req.compute.cores_per_node == cores_per_node
+
+
+def test_a_swapped_unit_is_a_duration() -> None:
+    assert parse("pyscf on 8 cores for 3 dyas").compute.walltime_s == 3 * 86400
