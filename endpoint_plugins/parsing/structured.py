@@ -620,6 +620,8 @@ _PROGRAM_RE = re.compile(
     r"(?P<program>[^\x00\s-][^\n]*)$",
     FLAGS,
 )
+_PROGRAM_PATH_RE = re.compile(r"(?<=\s)\.{0,2}/[\w./-]+")
+"""A program named by its path: whatever follows it on the line is its arguments."""
 _ACTIVATE_RE = re.compile(
     r"^[ \t]*(?:\$\s*)?(?:conda|mamba|micromamba|source)\s+activate(?:\s+[\w./-]+)?", FLAGS | re.M
 )
@@ -1036,6 +1038,10 @@ def _blank_programs(scanner: Scanner) -> None:
         program = _PROGRAM_RE.match(scanner.text[start:end])
         if program is not None:
             scanner.blank(start + program.start("program"), end)
+            continue
+        path = _PROGRAM_PATH_RE.search(scanner.original, start, end)
+        if path is not None:  # "srun ./athena -i athinput.blast": the arguments of a path
+            scanner.blank(path.end(), end)
 
 
 def _select(draft: Draft, m: re.Match[str]) -> bool:

@@ -135,18 +135,20 @@ _WHEN = (
     rf"|\s+(?:on\s+)?(?:this\s+|next\s+)?(?P<wd2>{_WEEKDAY}))?"
     r")(?![\w:])"
 )
+_ON_DATE = rf"(?:(?:at|on)\s+)?(?:the\s+)?{_WHEN}"
+"""A date after the word that introduces it: "by the 14th", "deadline: on Friday 5pm"."""
 _DEADLINE_RE = re.compile(
     rf"(?<!\w)(?:(?P<before>{alternation(lexicon.DEADLINE_BEFORE_WORDS)})"
-    rf"|{alternation(lexicon.DEADLINE_BY_WORDS)})\s*:?\s*(?:(?:at|on)\s+)?(?:the\s+)?{_WHEN}",
+    rf"|{alternation(lexicon.DEADLINE_BY_WORDS)})\s*:?\s*{_ON_DATE}",
     FLAGS,
 )
 _DEADLINE_IS_RE = re.compile(
     r"deadline\s+for\s+(?:the\s+|our\s+|my\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:is|will\s+be)"
-    rf"\s+(?:(?:at|on)\s+)?(?:the\s+)?{_WHEN}",
+    rf"\s+{_ON_DATE}",
     FLAGS,
 )
 """A deadline named before its date: "the deadline for results is the 15 of December"."""
-_FOR_DATE_RE = re.compile(rf"(?<!\w)for\s+(?:(?:at|on)\s+)?(?:the\s+)?{_WHEN}", FLAGS)
+_FOR_DATE_RE = re.compile(rf"(?<!\w)for\s+{_ON_DATE}", FLAGS)
 _NEEDED_BEFORE_RE = re.compile(
     r"(?:(?:need|needs|needed|want|wants|wanted|require|required)\s+(?:it|them|this|these|"
     r"(?:the\s+)?results?|(?:the\s+)?output)"
@@ -157,7 +159,7 @@ _NEEDED_BEFORE_RE = re.compile(
 "the result we need for Monday"): a deadline, by that day. The pattern starts at "for", a
 word, so the costly date grammar runs only where a "for" stands."""
 _DEADLINE_TYPO_RE = re.compile(
-    rf"(?<!\w)(?P<typo>de[a-z]{{4,7}})\s*:\s*(?:(?:at|on)\s+)?(?:the\s+)?{_WHEN}",
+    rf"(?<!\w)(?P<typo>de[a-z]{{4,7}})\s*:\s*{_ON_DATE}",
     FLAGS,
 )
 """A misspelt "deadline:" before a date ("deadine: tomorow noon")."""

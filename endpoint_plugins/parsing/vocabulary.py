@@ -112,18 +112,32 @@ HARDWARE_RE = re.compile(
 """Words of requirements no field holds (architecture, OS, licence): unresolved, not names."""
 
 
+def _word_list(name: str) -> set[str]:
+    """The words of a shipped list, one per line, lower case; ``#`` lines are comments."""
+    text = resources.files("endpoint_plugins.parsing").joinpath(name).read_text(encoding="utf-8")
+    words = {line.strip().lower() for line in text.splitlines()}
+    return {w for w in words if w and not w.startswith("#")}
+
+
 @cache
 def filler_words() -> frozenset[str]:
     """Ordinary prose that may be ignored: the shipped word list plus the parser's stop words."""
-    text = (
-        resources.files("endpoint_plugins.parsing")
-        .joinpath("filler_words.txt")
-        .read_text(encoding="utf-8")
-    )
-    words = {line.strip().lower() for line in text.splitlines()}
-    words = {w for w in words if w and not w.startswith("#")}
     numbers = {w for spelling in lexicon.NUMBER_WORDS for w in spelling.split()}
+    words = _word_list("filler_words.txt")
     return frozenset(words | lexicon.STOP_WORDS | lexicon.DOMAIN_ACRONYMS | numbers)
+
+
+@cache
+def _common_words() -> frozenset[str]:
+    return frozenset(_word_list("common_words.txt"))
+
+
+def common_word(word: str) -> bool:
+    """Whether ``word`` is an everyday English word (about the 7,000 most frequent, measured by
+    wordfreq; see ``scripts/parsing/common_words.py``). Such a word becomes a package name only
+    on strong evidence: a version, an install or module line, a catalogue entry. Weak evidence,
+    such as being listed beside a package, suffices for rarer words ("diffusers", "racon")."""
+    return word.lower() in _common_words()
 
 
 @cache
@@ -438,6 +452,9 @@ def _names_in_lists(
                 continue
             if kind == "unread" and not _shaped_like_a_list_item(word):
                 continue  # "processing", "quickly": English morphology, not a package
+            if kind == "unread" and common_word(word) and not word.isupper():
+                continue  # "and after", "and polish": an everyday word needs more than a list;
+                # written in capitals ("MontePython + CLASS") it is a name
             end = start + len(word)
             join = _LIST_JOIN_RE if english_word(word) else _LIST_JOIN_ARTICLE_RE
             if any(join.match(original[e:start]) for _, e in named if e <= start) or any(

@@ -455,3 +455,42 @@ def test_misspelt_units_after_a_multiplier_size_each_node(
 
 def test_a_swapped_unit_is_a_duration() -> None:
     assert parse("pyscf on 8 cores for 3 dyas").compute.walltime_s == 3 * 86400
+
+
+# -- everyday words need strong evidence -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("assemble with flye 2.9 and polish with medaka 1.11", "polish"),
+        ("samtools 1.20, and window sizes from the config", "window"),
+        ("run cp2k 2024.1 and after with phonopy", "after"),
+    ],
+)
+def test_an_everyday_word_listed_beside_a_package_is_no_package(text: str, word: str) -> None:
+    assert word not in names(parse(text)), names(parse(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "package"),
+    [
+        ("bowtie2 2.5 and racon for the polishing", "racon"),
+        ("MontePython 3.6 + CLASS, 128 cores", "class"),
+        ("pip install stack", "stack"),
+        ("diamond 2.1.9 for the protein search", "diamond"),
+    ],
+)
+def test_a_rare_or_strongly_marked_word_is_still_a_package(text: str, package: str) -> None:
+    assert package in names(parse(text)), names(parse(text))
+
+
+def test_the_common_word_list_is_the_generated_one() -> None:
+    from endpoint_plugins.parsing.vocabulary import common_word
+
+    assert common_word("after") and common_word("Polish") and not common_word("racon")
+
+
+def test_the_arguments_of_a_program_named_by_its_path_are_bookkeeping() -> None:
+    req = parse("#!/bin/bash\n#SBATCH -N 2\nsrun ./hydro -i deck.sedov -o run7\n")
+    assert not {"deck.sedov", "run7"} & set(names(req)), names(req)
