@@ -410,7 +410,10 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
                 if per_task(scanner.original, m.start(), m.end()):
                     draft.unresolved.append(_per_task_phrase(scanner.original, m))
                     return True
-                per_node = bool(_ONE_NODE_AFTER_RE.match(scanner.original, m.end()))
+                per_node = bool(
+                    _ONE_NODE_AFTER_RE.match(scanner.original, m.end())
+                    or _ONE_NODE_LATER_RE.match(scanner.original, m.end())
+                )
             count = Count(n, m.group(0), per_node, total=total)
             found.append(_Found(kind, m.start(), m.end(), count, per_node or total))
             if kind == "gpu":
@@ -504,6 +507,14 @@ _PER_TASK_AFTER_RE = re.compile(
     FLAGS,
 )
 """After a core count: "4 cores per sample", "single-core tasks", "8-core jobs" (plural)."""
+_ONE_NODE_LATER_RE = re.compile(
+    r"[^.;!?,\n]{0,50}?(?<!\w)(?:on|in|of|within)\s+(?:a|one|the|that|a\s+single|one\s+single|"
+    r"single|1)\s+(?:(?:big|large|fat|compute|cpu|dedicated|whole|full)\s+)?"
+    r"(?:node|machine|host|server|box)(?!\w)",
+    FLAGS,
+)
+"""Later in the clause, the one node the amounts are on ("64 cores and 500 GB on a single
+node")."""
 _ONE_NODE_AFTER_RE = re.compile(
     r"\s*(?:,\s*)?(?:all\s+)?(?:on|in|of|from|within)\s+(?:a|one|the|that|this|the\s+same|a\s+single|"
     r"one\s+single|single|1)\s+(?:(?:big|large|fat|shared[\s-]memory|compute|cpu|dedicated|"
@@ -528,6 +539,8 @@ def per_task(text: str, start: int, end: int) -> bool:
     total") or understate it, so such a count is kept unresolved instead.
     """
     window = text[max(0, start - 60) : start]
+    if _ONE_NODE_LATER_RE.match(text, end):
+        return False  # "each assembly needs 64 cores and 500 GB on a single node": a node's size
     return bool(
         _PER_TASK_BEFORE_RE.search(window)
         or _PER_TASK_AFTER_RE.match(text, end)
@@ -542,11 +555,13 @@ _PER_TASK_MEMORY_RE = re.compile(
 )
 
 
-def _per_task_memory(scanner: Scanner, start: int) -> bool:
+def _per_task_memory(scanner: Scanner, start: int, end: int) -> bool:
     """Memory in a clause about one unit of work ("each case is 1 core and 2 GB"): per task.
 
     "each one" and "each of them" are left out: after a node count they mean each node.
     """
+    if _ONE_NODE_LATER_RE.match(scanner.original, end):
+        return False  # "each assembly needs 500 GB of RAM on a single node": the node's memory
     return bool(_PER_TASK_MEMORY_RE.search(scanner.original[max(0, start - 60) : start]))
 
 
@@ -778,7 +793,11 @@ def _extract_memory(scanner: Scanner, draft: Draft) -> None:
         scope = ((m.groupdict().get("pre") or "") + (m.groupdict().get("scope") or "")).strip()
         scope = scope.lower()
         mention = Mention(size, m.group(0))
-        if not scope and not m.groupdict().get("tot") and _per_task_memory(scanner, m.start()):
+        if (
+            not scope
+            and not m.groupdict().get("tot")
+            and _per_task_memory(scanner, m.start(), m.end())
+        ):
             draft.unresolved.append(" ".join(m.group(0).split()))
             return True
         if _PER_CORE_RE.fullmatch(scope):

@@ -453,6 +453,12 @@ LOW_LATENCY_WORDS: tuple[str, ...] = (
     "high performance network",
     "fast interconnect",
     "fast network",
+    "network must be fast",
+    "network should be fast",
+    "network has to be fast",
+    "network needs to be fast",
+    "interconnect must be fast",
+    "interconnect should be fast",
     "hpc interconnect",
     "rdma",
 )

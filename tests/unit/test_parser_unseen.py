@@ -494,3 +494,26 @@ def test_the_common_word_list_is_the_generated_one() -> None:
 def test_the_arguments_of_a_program_named_by_its_path_are_bookkeeping() -> None:
     req = parse("#!/bin/bash\n#SBATCH -N 2\nsrun ./hydro -i deck.sedov -o run7\n")
     assert not {"deck.sedov", "run7"} & set(names(req)), names(req)
+
+
+# -- one node named later in the clause; negation by the subject; a fast network ------------
+
+
+def test_amounts_of_one_unit_on_a_single_node_size_the_node() -> None:
+    req = parse("Each alignment needs 32 cores and 250 GB of RAM on a single node, 9 hours.")
+    assert req.compute.cores_per_node == 32 and req.compute.memory_gb_per_node == 250
+    assert req.compute.nodes == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "feature"),
+    [("Nothing needs GPUs here.", "gpu"), ("none of it uses MPI, 4 cores", "mpi")],
+)
+def test_a_negation_by_the_subject_excludes(text: str, feature: str) -> None:
+    assert feature in [f.value for f in parse(text).excluded]
+
+
+@pytest.mark.parametrize("text", ["the network must be fast", "our interconnect should be fast"])
+def test_a_network_that_must_be_fast_is_low_latency(text: str) -> None:
+    req = parse(text)
+    assert req.network is not None and req.network.low_latency
