@@ -141,6 +141,19 @@ _WITH_VARIANT_RE = re.compile(
     FLAGS,
 )
 """Variants after the name: "GROMACS 2023 with CUDA", "hdf5 built without MPI"."""
+_BUILT_WITH_RE = re.compile(
+    rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}"
+    r"(?:\s+(?:code|library|package|solver|tool|toolkit|framework))?(?:\s*\([^()]{1,40}\))?\s*,?\s*"
+    r"(?:(?:that|which)\s+is\s+|(?:has|have|needs?)\s+to\s+be\s+|must\s+be\s+|should\s+be\s+)?"
+    r"(?:built|compiled|linked|configured)\s+(?P<how>with|without|against)\s+(?:the\s+)?"
+    rf"(?P<v>{_CATALOGUED})(?:\s+support)?{WORD_END}(?!\s*[@/]?\s*v?\d)",
+    FLAGS,
+)
+"""An explicit build with a catalogued library: "PETSc built with MUMPS", "IDG (image domain
+gridder) built with CUDA". A library with a version ("built with CUDA 12") and a compiler
+("built with GCC") are requirements of their own, not variants."""
+_COMPILERS = frozenset(("gcc", "llvm", "intel-oneapi-compilers", "nvhpc", "aocc"))
+_BUILT_HINT_RE = re.compile(r"(?:built|compiled|linked|configured)\s+(?:with|against)", FLAGS)
 _ENABLED_AFTER_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}){WORD_END}{_WITH_SPEC}\s*,\s*(?P<v>{_VARIANT_WORDS})"
     r"[\s-]+(?:enabled|support|build|variant)(?!\w)",
@@ -308,7 +321,17 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
     def before(m: re.Match[str]) -> bool:
         return _record(draft, m, [f"+{_variant(m.group('v'))}"])
 
+    def built(m: re.Match[str]) -> bool:
+        said = m.group("v")
+        variant = lexicon.VARIANT_WORDS.get(squash(said)) or _canonical(said)
+        if variant is None or variant in _COMPILERS:
+            return False
+        sign = "~" if m.group("how").lower() == "without" else "+"
+        return _record(draft, m, [f"{sign}{variant}"], built=True)
+
     scanner.take(_PAREN_VARIANT_RE, before)
+    if _BUILT_HINT_RE.search(scanner.text):
+        scanner.take(_BUILT_WITH_RE, built)
 
     scanner.take(_SPACK_SPEC_RE, spack)
     scanner.take(_WITH_VARIANT_RE, after)
@@ -626,10 +649,10 @@ def _english_before_year_or_comma(m: re.Match[str], name: str) -> bool:
     return not (_capitalised(name) or name.isupper()) or bool(_YEAR_RANGE_RE.match(spec_on))
 
 
-def _record(draft: Draft, m: re.Match[str], variants: list[str]) -> bool:
+def _record(draft: Draft, m: re.Match[str], variants: list[str], built: bool = False) -> bool:
     found = m.group("name")
     name = _canonical(found)
-    if name is None and (_variant_owner(found) or m.group("spec")):
+    if name is None and (_variant_owner(found, built) or m.group("spec")):
         name = found.lower()  # "bitsandbytes 0.43 with ROCm": a version makes it a name
     if name is None:
         return False
@@ -641,13 +664,15 @@ def _record(draft: Draft, m: re.Match[str], variants: list[str]) -> bool:
     return True
 
 
-def _variant_owner(found: str) -> bool:
+def _variant_owner(found: str, built: bool = False) -> bool:
     """An uncatalogued word may own a variant when it reads as a package name: a near miss of
     a catalogued one ("lammmps with kokkos") or name-shaped ("amg2023+cuda"), never prose
     ("run with CUDA")."""
     lower = found.lower()
     if lower in filler_words() or squash(found) in _NOT_NAMES:
         return False
+    if built and not english_word(found):
+        return True  # "IDG built with CUDA": only a package is built, and IDG is no word
     return near_catalogue_name(found) is not None or bool(re.search(r"\d|[-.+]", found[1:]))
 
 

@@ -517,3 +517,42 @@ def test_a_negation_by_the_subject_excludes(text: str, feature: str) -> None:
 def test_a_network_that_must_be_fast_is_low_latency(text: str) -> None:
     req = parse(text)
     assert req.network is not None and req.network.low_latency
+
+
+# -- builds with a library -------------------------------------------------------------------
+
+
+def _variants(req: Requirements, name: str) -> list[str]:
+    found = [s for s in req.software if s.name == name]
+    assert found, names(req)
+    return list(found[0].variants)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "variant"),
+    [
+        ("Trilinos compiled with SuperLU, 4 nodes", "trilinos", "+superlu"),
+        ("we need SLEPc built against PETSc", "slepc", "+petsc"),
+        ("CASTEP (the academic build) built with ELPA", "castep", "+elpa"),
+        ("our QUOKKA code (AMR) built with CUDA", "quokka", "+cuda"),
+    ],
+)
+def test_a_package_built_with_a_library_has_that_variant(
+    text: str, name: str, variant: str
+) -> None:
+    req = parse(text)
+    assert variant in _variants(req, name)
+
+
+@pytest.mark.parametrize(
+    ("text", "other"),
+    [("HDF5 built with GCC 13", "gcc"), ("FFTW built with CUDA 12.4", "cuda")],
+)
+def test_a_compiler_or_a_versioned_library_is_a_package_of_its_own(text: str, other: str) -> None:
+    req = parse(text)
+    assert other in names(req)
+
+
+def test_a_bracket_without_a_build_ties_nothing() -> None:
+    req = parse("cuDF 24.06 (RAPIDS) with CUDA 12.2")
+    assert "cuda" in names(req)
