@@ -53,6 +53,7 @@ SOFTWARE: dict[str, tuple[str, ...]] = {
     "cuda": ("cuda", "cuda toolkit", "nvcc"),
     "cudnn": ("cudnn",),
     "nccl": ("nccl",),
+    "osu-micro-benchmarks": ("osu micro benchmarks", "osu benchmarks"),
     "rocm": ("rocm", "hip"),
     "opencl": ("opencl",),
     "tensorrt": ("tensorrt",),

@@ -114,8 +114,9 @@ _PAREN_VARIANT_RE = re.compile(
 )
 """A variant in brackets after the package: "LAMMPS 29Aug2024 (Kokkos build)"."""
 
-_PLAIN_VERSION_RE = re.compile(r"^\s*v?\d{1,4}(?:\.\d{1,4}){0,3}\s*$")
-"""A version of digits and dots only: "flash-attn 2" yes, "cryo-em 2D" and "llama-3 70B" no."""
+_PLAIN_VERSION_RE = re.compile(r"^\s*v?(?:\d{1,4}(?:\.\d{1,4}){0,3}|\d{6}|\d{8})\s*$")
+"""A version of digits and dots only: "flash-attn 2" yes, "cryo-em 2D" and "llama-3 70B" no.
+A date release is one too ("FHI-aims 240507", "foo 20240507")."""
 _VARIANT_WORDS = alternation(lexicon.VARIANT_WORDS)
 _SPACK_SPEC_RE = re.compile(
     r"(?<![\w.+~-])(?P<name>[a-z][a-z0-9_-]*?[a-z0-9])"
@@ -351,6 +352,8 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         attached = m.group("attached")
         if name is None or (attached and (found[-1].isdigit() or len(found) == 1)):
             return False  # "R14", "r24.03.1": a release tag of something else, not R
+        if attached and lookup(lexicon.SOFTWARE, found + attached) == name:
+            attached = None  # "iqtree2" is a spelling of IQ-TREE, not IQ-TREE version 2
         if attached and m.group("spec") and squash(found) in lexicon.SOFTWARE_NEEDS_VERSION:
             return False  # "beast2/2.7.6": the digits belong to another name, not "beast 2"
         constraints = _constraints(m)

@@ -345,6 +345,17 @@ def _urgency(draft: Draft, value: str, text: str) -> bool:
     return True
 
 
+def _speed(draft: Draft, value: str, text: str) -> bool:
+    """``min_link_gbps: 200``: a link speed in Gbit/s (the key names the unit)."""
+    m = re.match(
+        r"^\s*(?:>=\s*)?(\d{1,5}(?:\.\d{1,3})?)\s*(?:gbps|gb/s|gbit/s|g)?\s*$", value, FLAGS
+    )
+    if m is None:
+        return False
+    draft.set_speed(float(m.group(1)), text)
+    return True
+
+
 def _budget(draft: Draft, value: str, text: str) -> bool:
     m = re.fullmatch(
         r"\s*(?:\$|usd\s*)?(\d{1,3}(?:,\d{3})+|\d{1,9})(?:\.(\d{1,2}))?\s*(k)?\s*"
@@ -452,6 +463,10 @@ _KEYS: dict[str, Handler] = {
     ),
     "mpi": _mpi,
     "urgency": _urgency,
+    **dict.fromkeys(
+        ("minlinkgbps", "linkgbps", "minspeedgbps", "speedgbps", "linkspeedgbps", "bandwidthgbps"),
+        _speed,
+    ),
     **dict.fromkeys(
         ("interconnect", "network", "fabric", "link", "lowlatency", "fastnetwork", "rdma"),
         _exclusion_or_text(Feature.LOW_LATENCY),

@@ -556,3 +556,28 @@ def test_a_compiler_or_a_versioned_library_is_a_package_of_its_own(text: str, ot
 def test_a_bracket_without_a_build_ties_nothing() -> None:
     req = parse("cuDF 24.06 (RAPIDS) with CUDA 12.2")
     assert "cuda" in names(req)
+
+
+# -- catalogue spellings, date releases, speed keys ------------------------------------------
+
+
+def test_a_catalogued_spelling_with_digits_is_no_version() -> None:
+    req = parse("iqtree2 and mafft, 16 threads")
+    found = [s for s in req.software if s.name == "iq-tree"]
+    assert found and found[0].constraints == ()
+
+
+def test_a_date_release_is_a_version_of_a_shaped_name() -> None:
+    req = parse("needs Sirius-DFT 20231130 on 2 nodes")
+    found = {s.name: [str(c) for c in s.constraints] for s in req.software}
+    assert found.get("sirius-dft") == ["==20231130"], found
+
+
+def test_osu_benchmarks_are_one_package() -> None:
+    assert "osu-micro-benchmarks" in names(parse("OSU micro-benchmarks 7.3 between 2 nodes"))
+
+
+@pytest.mark.parametrize("text", ["min_link_gbps: 100", "link_speed_gbps = 100"])
+def test_a_link_speed_key(text: str) -> None:
+    req = parse(text)
+    assert req.network is not None and req.network.min_speed_gbps == 100
