@@ -120,11 +120,12 @@ def test_no_extractor_fails_on_the_corpus() -> None:
 def test_dev_split_accuracy_floor() -> None:
     """A regression floor, not a target: the held-out figures are in docs/benchmarks.md.
 
-    It was lowered once, when dev-f and dev-g (120 requests in new wording) joined the split;
-    raise it as the figures rise, never lower it to let a change through."""
+    dev-f and dev-g (120 requests in new wording) joined the split at 0.961 / 73 %; the round
+    that followed brought all seven files to 0.977 / 82 %. Raise it as the figures rise, never
+    lower it to let a change through."""
     result, _ = score(DEV, parse_requirements, NOW)
-    assert result.micro.f1 >= 0.965
-    assert result.exact_rate >= 0.75
+    assert result.micro.f1 >= 0.974
+    assert result.exact_rate >= 0.81
     assert result.unexpressible_flagged >= result.unexpressible - 1
     assert set(result.fields) <= set(FIELDS)
 
