@@ -394,6 +394,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
 def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, int]]) -> None:
     """Cores and GPUs, then the AND/OR pairing of neighbours."""
     found: list[_Found] = []
+    per_rank: list[tuple[int, int, str]] = []
 
     def record(kind: str, limit: int) -> Callable[[re.Match[str]], bool]:
         def handle(m: re.Match[str]) -> bool:
@@ -401,6 +402,9 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
             if n is None or not in_range(n, 0 if kind == "gpu" else 1, limit):
                 return False
             scope = (m.groupdict().get("scope") or "").strip().lower()
+            if kind == "core" and _PER_RANK_RE.match(scanner.original, m.end()):
+                per_rank.append((m.start(), n, m.group(0)))  # "2 threads per rank"
+                return True
             total = bool(m.groupdict().get("pre")) or bool(scope and _TOTAL_RE.fullmatch(scope))
             per_node = (bool(scope) and not total) or bool(m.groupdict().get("prenode"))
             threads = m.group(0).lower().rstrip().endswith("threads")
@@ -439,8 +443,25 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
     )
     scanner.take(_RANKS_RE, record("rank", MAX_CORES))
     found.sort(key=lambda f: f.start)
-    for f, count in zip(found, _pair(scanner, draft, found), strict=True):
+    counts = _pair(scanner, draft, found)
+    _threads_per_rank(draft, found, counts, per_rank)
+    for f, count in zip(found, counts, strict=True):
         (draft.compute.gpus if f.kind == "gpu" else draft.compute.cores).append(count)
+
+
+def _threads_per_rank(
+    draft: Draft, found: list[_Found], counts: list[Count], per_rank: list[tuple[int, int, str]]
+) -> None:
+    """ "32 MPI ranks per node, 2 threads per rank": each node runs 64 cores, as Slurm's
+    ``--ntasks-per-node`` times ``--cpus-per-task``. Without a per-node rank count a per-rank
+    count sizes one rank only: kept unresolved, never read as the job's cores."""
+    for _, n, text in per_rank:
+        ranks = [i for i, f in enumerate(found) if f.kind == "rank" and counts[i].per_node]
+        if len(ranks) == 1 and in_range(counts[ranks[0]].value * n, 1, MAX_CORES):
+            i = ranks[0]
+            counts[i] = Count(counts[i].value * n, f"{counts[i].text} {text}", per_node=True)
+        else:
+            draft.unresolved.append(" ".join(text.split()))
 
 
 def _pair(scanner: Scanner, draft: Draft, found: list[_Found]) -> list[Count]:
@@ -498,6 +519,7 @@ core". Such a count sizes the unit, not the job."""
 "each of the 1000 jobs is a single core", which sizes the job the request is about."""
 _TASK_NOUNS = (
     r"(?:tasks?|samples?|cases?|subjects?|members?|replicas?|molecules?|workers?|scenarios?|"
+    r"chains?|walkers?|trajector(?:y|ies)|"
     r"files?|chunks?|array\s+(?:tasks?|elements?|jobs?)|instances?\s+of\s+the\s+code)"
 )
 _PER_TASK_AFTER_RE = re.compile(
@@ -507,6 +529,10 @@ _PER_TASK_AFTER_RE = re.compile(
     FLAGS,
 )
 """After a core count: "4 cores per sample", "single-core tasks", "8-core jobs" (plural)."""
+_PER_RANK_RE = re.compile(
+    r"\s*(?:per|each|/|for\s+each|a)\s*(?:mpi\s+)?(?:rank|task|process)(?!\w)", FLAGS
+)
+"""After a core or thread count: it sizes one rank ("2 threads per rank", "4 cores/task")."""
 _ONE_NODE_LATER_RE = re.compile(
     r"[^.;!?,\n]{0,50}?(?<!\w)(?:on|in|of|within)\s+(?:a|one|the|that|a\s+single|one\s+single|"
     r"single|1)\s+(?:(?:big|large|fat|compute|cpu|dedicated|whole|full)\s+)?"

@@ -581,3 +581,22 @@ def test_osu_benchmarks_are_one_package() -> None:
 def test_a_link_speed_key(text: str) -> None:
     req = parse(text)
     assert req.network is not None and req.network.min_speed_gbps == 100
+
+
+# -- threads per rank ------------------------------------------------------------------------
+
+
+def test_threads_per_rank_multiply_ranks_per_node() -> None:
+    req = parse("6 nodes, 16 MPI ranks per node, 4 threads per rank, 10h")
+    assert req.compute.nodes == 6 and req.compute.cores_per_node == 64
+
+
+def test_threads_per_rank_without_ranks_per_node_size_one_rank() -> None:
+    req = parse("512 MPI ranks with 2 threads per rank")
+    assert req.compute.total_cores == 512 and req.compute.cores_per_node is None
+    assert any("2 threads" in u for u in req.unresolved), req.unresolved
+
+
+def test_one_core_per_chain_sizes_a_chain() -> None:
+    req = parse("8 chains, one core per chain, packed on a 32-core node")
+    assert req.compute.total_cores != 1
