@@ -852,7 +852,7 @@ class _Pairs:
     def _version(self, key: str, value: str, text: str) -> bool:
         """``app_version=3.1``, ``container_min_version: 1.2``, ``python_version: 3.11``."""
         spec = value.strip()
-        if not re.match(r"^(?:[<>=!~]=?|\u2265|\u2264)?\s*v?\d", spec):
+        if not re.match(r"^(?:[<>=!~]=?|\u2265|\u2264)?\s*(?:v?\d|[rR]\d)", spec):
             return False
         if "min" in key and not re.match(r"^[<>=!~]", spec):
             spec = ">=" + spec

@@ -600,3 +600,20 @@ def test_threads_per_rank_without_ranks_per_node_size_one_rank() -> None:
 def test_one_core_per_chain_sizes_a_chain() -> None:
     req = parse("8 chains, one core per chain, packed on a 32-core node")
     assert req.compute.total_cores != 1
+
+
+# -- release tags as versions ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "version"),
+    [
+        ("ansys fluent 2023 R1 on 2 nodes", "ansys-fluent", "==2023R1"),
+        ("LS-DYNA R13.1, 4 nodes", "ls-dyna", "==R13.1"),
+        ("app = abaqus\nversion = R2", "abaqus", "==R2"),
+        ("MESA r23.05.1 on one node", "mesa", "==r23.05.1"),
+    ],
+)
+def test_a_release_tag_is_a_version(text: str, name: str, version: str) -> None:
+    found = {s.name: [str(c) for c in s.constraints] for s in parse(text).software}
+    assert found.get(name) == [version], found
