@@ -55,8 +55,10 @@ It may end a sentence ("3.10 or newer."): only a dot followed by more of a word 
 SEPARATOR = (
     rf"(?:\s*[@/:]\s*[\"']?|\s*\(\s*(?:(?:we|i)\s+)?(?:need|needs|require|requires|want)?\s*"
     rf"(?:the\s+)?"
-    rf"|\s+(?:code|package|library|software|module|tool|toolkit|suite|framework|program)\s+"
-    rf"(?=(?:version|release|v)\s*\d)"
+    rf"|\s+(?:code|package|library|software|module|tool|toolkit|suite|framework|program|run|"
+    rf"runs|job|jobs|build|installation)\s*\(?\s*(?=(?:version|release|v)\s*\d)"
+    rf"|(?:\s+(?:code|package|library|software|tool|toolkit|framework|program))?"
+    rf"\s*\([^()\n]{{1,30}}\)\s*(?=(?:version|release)\s*\d)"
     rf"|-(?=v?\d)"
     rf"|\s+(?:version|release)\s+(?:must|has\s+to|should|needs\s+to|is\s+to|has\s+got\s+to)"
     rf"\s+be\s+(?:exactly\s+)?(?=(?:between\s+)?v?\d)"
@@ -65,6 +67,8 @@ SEPARATOR = (
     rf"|\s*)"
 )
 """What may stand between a name and its version: ``gcc@12``, ``lammps/2Aug2023``, ``x-1.2``,
+a noun and an explicit version ("the HOOMD run (v4.8)"), a short bracket before the word
+"version" ("Grid (lattice QCD) version 0.9"),
 and a comma when an operator stands before or after the version ("cp2k, at least version
 2023.2", "Open MPI, 4.1 at the very least", "openmpi, anything 4.0 or above")."""
 

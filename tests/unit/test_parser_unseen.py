@@ -617,3 +617,26 @@ def test_one_core_per_chain_sizes_a_chain() -> None:
 def test_a_release_tag_is_a_version(text: str, name: str, version: str) -> None:
     found = {s.name: [str(c) for c in s.constraints] for s in parse(text).software}
     assert found.get(name) == [version], found
+
+
+# -- a version set apart from its name -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "version"),
+    [
+        ("a short openmm run (v8.1) on one GPU", "openmm", "==8.1"),
+        ("the Kripke code (transport proxy) version 1.2 on 4 nodes", "kripke", "==1.2"),
+        ("gromacs build version 2024.2", "gromacs", "==2024.2"),
+    ],
+)
+def test_a_version_after_a_noun_or_a_bracket(text: str, name: str, version: str) -> None:
+    found = {s.name: [str(c) for c in s.constraints] for s in parse(text).software}
+    assert found.get(name) == [version], found
+
+
+def test_a_bracket_without_the_word_version_keeps_its_number() -> None:
+    """ "LAMMPS (12 nodes)" is no version 12: only an explicit "version" crosses a bracket."""
+    req = parse("LAMMPS (on 12 nodes) for 4 hours")
+    found = [s for s in req.software if s.name == "lammps"]
+    assert found and found[0].constraints == () and req.compute.nodes == 12
