@@ -1023,7 +1023,10 @@ def extract_structured(scanner: Scanner, draft: Draft, now: datetime) -> None:
     scanner.take(_MODULE_RE, lambda m: _module_line(draft, m))
     scanner.take(_ACTIVATE_RE, lambda m: _activate(draft, m))
     if flags or script:
-        scanner.take(_INTERPRETER_RE, lambda m: True)
+        scanner.take(
+            _INTERPRETER_RE,
+            lambda m: _in_container(text, m.start()) or _interpreter(draft, m.group(0)),
+        )
     scanner.take(_RUNTIME_LINE_RE, lambda m: _runtime_line(draft, m))
     scanner.take(_LAUNCH_RE, lambda m: _launch(draft, m))
     pairs = _Pairs(scanner, draft, now, dialect)
@@ -1037,11 +1040,11 @@ def extract_structured(scanner: Scanner, draft: Draft, now: datetime) -> None:
     pairs.finish()
     scanner.take(_FILE_RE, lambda m: True)
     if script:
-        scanner.take(_SHELL_LINE_RE, lambda m: True)
-        _blank_programs(scanner)
+        scanner.take(_SHELL_LINE_RE, lambda m: _interpreter(draft, m.group(0).lstrip(" \t$")))
+        _blank_programs(scanner, draft)
 
 
-def _blank_programs(scanner: Scanner) -> None:
+def _blank_programs(scanner: Scanner, draft: Draft) -> None:
     """The program a launcher line of a job script runs, and its arguments, are bookkeeping:
     executables and input files (``srun lmp -in in.reax``) name no requirement.
 
@@ -1052,6 +1055,7 @@ def _blank_programs(scanner: Scanner) -> None:
         start, end = line.span("rest")
         program = _PROGRAM_RE.match(scanner.text[start:end])
         if program is not None:
+            _interpreter(draft, program.group("program"))
             scanner.blank(start + program.start("program"), end)
             continue
         path = _PROGRAM_PATH_RE.search(scanner.original, start, end)
@@ -1090,6 +1094,41 @@ def _pbs_nodes(draft: Draft, m: re.Match[str]) -> bool:
 def _module_line(draft: Draft, m: re.Match[str]) -> bool:
     """``module load gcc/12.2.0 lammps/2Aug2023``: every item names a package."""
     draft.module_items.extend(item for item in m.group("items").split() if item.strip())
+    return True
+
+
+_INTERPRETERS = {
+    "python": "python",
+    "python3": "python",
+    "julia": "julia",
+    "rscript": "r",
+    "perl": "perl",
+    "ruby": "ruby",
+    "node": "nodejs",
+}
+"""Programs that run a script: the job needs them ("srun python train.py" needs Python)."""
+
+
+_CONTAINER_EXEC_RE = re.compile(
+    r"(?<![\w-])(?:apptainer|singularity|docker|podman|shifter|enroot|charliecloud)(?![\w-])",
+    FLAGS,
+)
+
+
+def _in_container(text: str, pos: int) -> bool:
+    """Whether the command at ``pos`` runs inside a container started earlier on its line: its
+    interpreter is the image's, not the site's."""
+    line_start = text.rfind("\n", 0, pos) + 1
+    return bool(_CONTAINER_EXEC_RE.search(text, line_start, pos))
+
+
+def _interpreter(draft: Draft, command: str) -> bool:
+    """The interpreter a command line starts with is a package the job needs; the script and
+    its arguments are bookkeeping."""
+    words = command.split()
+    name = _INTERPRETERS.get(words[0].lower()) if words else None
+    if name is not None:
+        draft.add_software(name, [])
     return True
 
 

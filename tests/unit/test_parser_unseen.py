@@ -640,3 +640,26 @@ def test_a_bracket_without_the_word_version_keeps_its_number() -> None:
     req = parse("LAMMPS (on 12 nodes) for 4 hours")
     found = [s for s in req.software if s.name == "lammps"]
     assert found and found[0].constraints == () and req.compute.nodes == 12
+
+
+# -- the interpreter a job script runs -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("script", "interpreter"),
+    [
+        ("#!/bin/bash\n#SBATCH -N 1\nsrun python3 fit.py --epochs 4\n", "python"),
+        ("#!/bin/bash\n#SBATCH -N 1\njulia --project solve.jl\n", "julia"),
+        ("#!/bin/bash\n#SBATCH -N 1\nRscript model.R\n", "r"),
+    ],
+)
+def test_the_interpreter_of_a_script_line_is_needed(script: str, interpreter: str) -> None:
+    req = parse(script)
+    assert interpreter in names(req), names(req)
+    assert not {"fit.py", "solve.jl", "model.r"} & set(names(req))
+
+
+def test_an_interpreter_inside_a_container_is_the_images() -> None:
+    req = parse("#!/bin/bash\n#SBATCH -N 1\napptainer exec img.sif python3 fit.py\n")
+    assert "python" not in names(req)
+    assert req.container is not None and req.container.runtime == "apptainer"
