@@ -608,10 +608,10 @@ _ATTACHED_LATER_RE = re.compile(
 
 
 _FUZZY_UNIT_RE = re.compile(
-    r"(?:(?<![\w.,$-])(?P<x>[x\u00d7*])\s*)?"
-    r"(?<![\w.,$-])(?P<n>\d{1,7})\s*(?P<w>[a-z]{3,8})(?![\w-])(?P<each>\s+each(?!\w))?",
-    FLAGS,
+    r"(?<![\w.,$-])(?P<n>\d{1,7})\s*(?P<w>[a-z]{3,8})(?![\w-])(?P<each>\s+each(?!\w))?", FLAGS
 )
+_TIMES_BEFORE_RE = re.compile(r"(?:^|[\s(])[x\u00d7*]\s*$", FLAGS)
+"""Just before a count: a multiplier ("8 nods x 64 cors"), so the count sizes each node."""
 _FUZZY_UNITS = ("nodes", "node", "cores", "core", "gpus", "gpu", "hours", "minutes", "days")
 _FUZZY_SECONDS = {"hours": 3600, "minutes": 60, "days": 86400}
 
@@ -639,10 +639,14 @@ def _fuzzy_unit(draft: Draft, m: re.Match[str]) -> bool:
         return False
     if unit.startswith("node"):
         draft.compute.nodes.append(Mention(n, text))
-    elif unit.startswith("core"):  # "8 nods x 64 cors": after a multiplier, each node's
-        draft.compute.cores.append(Count(n, text, per_node=bool(m.group("each") or m.group("x"))))
+        return True
+    each = bool(m.group("each")) or bool(
+        _TIMES_BEFORE_RE.search(m.string, max(0, m.start() - 4), m.start())
+    )  # "8 nods x 64 cors": after a multiplier, each node's
+    if unit.startswith("core"):
+        draft.compute.cores.append(Count(n, text, per_node=each))
     else:
-        draft.compute.gpus.append(Count(n, text, per_node=bool(m.group("each") or m.group("x"))))
+        draft.compute.gpus.append(Count(n, text, per_node=each))
     return True
 
 
