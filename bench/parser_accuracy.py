@@ -12,7 +12,8 @@ Three measurements, on the hand-labelled data under ``tests/data/`` (see its REA
    baseline of reading the same text with ``str.split`` in the same run (a ratio, so the figure
    travels between machines).
 
-Run: ``.venv/bin/python bench/parser_accuracy.py [--split heldout] [--show-misses 20] [--json]``
+Run: ``.venv/bin/python bench/parser_accuracy.py [--split heldout] [--show-misses 20] [--per-file]
+[--json]``. ``--split dev`` measures the dev files and the verdict set, never the held-out split.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import json
 import statistics
 import sys
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +32,13 @@ from rich.progress import track
 from rich.table import Table
 
 from endpoint_plugins.parsing import parse_requirements
-from secretary_executor.evaluation.corpus import FIELDS, Score, load_corpus, score
+from secretary_executor.evaluation.corpus import (
+    FIELDS,
+    LabelledRequest,
+    Score,
+    load_corpus,
+    score,
+)
 from secretary_executor.evaluation.verdicts import (
     VerdictScore,
     labelled_requirements,
@@ -68,6 +76,31 @@ def parse_table(title: str, result: Score) -> Table:
         str(micro.tp + micro.fn),
     )
     return table
+
+
+def file_table(title: str, requests: list[LabelledRequest], now: datetime) -> tuple[Table, dict]:
+    """One row per corpus file: a new file's first reading shows apart from the tuned ones."""
+    table = Table(title=title)
+    for column in ("file", "requests", "precision", "recall", "micro F1", "exact match"):
+        table.add_column(column, justify="left" if column == "file" else "right")
+    figures: dict[str, dict[str, float]] = {}
+    for name in sorted({r.split for r in requests}):
+        result, _ = score([r for r in requests if r.split == name], parse_requirements, now)
+        micro = result.micro
+        figures[name] = {
+            "requests": result.requests,
+            "micro_f1": round(micro.f1, 4),
+            "exact_match": round(result.exact_rate, 4),
+        }
+        table.add_row(
+            name,
+            str(result.requests),
+            f"{micro.precision:.3f}",
+            f"{micro.recall:.3f}",
+            f"{micro.f1:.3f}",
+            f"{result.exact_rate:.1%}",
+        )
+    return table, figures
 
 
 def verdict_table(results: dict[str, VerdictScore]) -> Table:
@@ -125,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="list N dev requests whose parse differs from the labels",
     )
+    parser.add_argument(
+        "--per-file", action="store_true", help="also score each corpus file of the split alone"
+    )
     parser.add_argument("--repeat", type=int, default=5, help="timing rounds over the corpus")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
@@ -156,6 +192,9 @@ def main(argv: list[str] | None = None) -> int:
             f"holds flagged as unresolved: {result.unexpressible_flagged} of "
             f"{result.unexpressible} requests\n"
         )
+        if args.per_file:
+            table, figures[split]["files"] = file_table(f"{split} split, per file", requests, now)
+            console.print(table)
         if split == "dev" and args.show_misses:
             for rid, missing, extra in result.mismatches[: args.show_misses]:
                 console.print(

@@ -67,9 +67,15 @@ _NODES_RE = re.compile(
     rf"{alternation(lexicon.NODE_WORDS)}{_UNIT_END}",
     FLAGS,
 )
+_EACH_NODE_HAS_RE = re.compile(
+    r"(?:one|1)\s+(?:node|machine|host|server|computer)\s+(?:has|have|having|with|gets?)\s+\d",
+    FLAGS,
+)
+"""After a node count, "1 node have 64 cores" sizes each node; it is not a second count."""
 _ATTACHED_RE = re.compile(
     r"\s*(?:,\s*)?(?:(?:x|\u00d7|\*|with|w/|of|having|each\s+with|each\s+having|and|"
-    r"(?:and\s+)?each\s+(?:of\s+(?:them|those|these)|one)(?:\s+(?:with|has|having))?|"
+    r"(?:and\s+)?(?:(?:in|on|for)\s+)?each\s+(?:of\s+(?:them|those|these)|one)"
+    r"(?:\s+(?:with|has|have|having))?|"
     r"and\s+each\s+with|\(|:)\s*(?:at\s+least\s+|about\s+|around\s+)?|\s)",
     FLAGS,
 )
@@ -148,6 +154,28 @@ _VENDOR_CHOICE_RE = re.compile(
     FLAGS,
 )
 """Two vendors offered as alternatives ("NVIDIA or AMD GPUs"): no vendor is required."""
+
+
+def _shape(named: bool) -> str:
+    """One allocation shape, "4 nodes x 4", "2 node with 4 GPU", "1x128" (groups if named)."""
+    n, m, unit = ("?P<n>", "?P<m>", "?P<unit>") if named else ("?:", "?:", "?:")
+    return (
+        rf"({n}\d{{1,4}})\s*(?:nodes?\s*)?(?:x|\u00d7|\*|with|of)\s*({m}\d{{1,4}})(?!\d|[.,]\d)"
+        rf"(?:\s*({unit}{_GPU_WORD}|{_MODEL}|cores?|cpus?))?(?!\w)"
+    )
+
+
+_SHAPE_RE = re.compile(_shape(named=True), FLAGS)
+_SHAPE_CHOICE_RE = re.compile(
+    rf"(?<![\w.,]){_shape(named=False)}(?:\s*,?\s*(?:or|/)\s*{_shape(named=False)})+", FLAGS
+)
+"""Allocation shapes offered as alternatives ("2 node with 4 GPU or 1 node with 8 GPU")."""
+_MODEL_CHOICE_RE = re.compile(
+    rf"(?<!\w)(?P<a>{_MODEL})[^.;\n]{{0,30}}?\s(?:or|/|and/or)\s[^.;\n]{{0,20}}?"
+    rf"(?<!\w)(?P<b>{_MODEL})(?!\w)",
+    FLAGS,
+)
+"""Two GPU models offered as alternatives ("8 GPU H100 or 8 GPU A100, both is OK")."""
 _VENDOR_GPU_RE = re.compile(
     rf"(?<!\w)(?P<vendor>nvidia|amd|intel|radeon|instinct|geforce|tesla)\s+"
     rf"(?:(?:data\s*cent(?:er|re)|datacenter|discrete)\s+)?(?:{_GPU_WORD}|cards?|accelerators?|"
@@ -175,8 +203,9 @@ _NODES_KEY_RE = re.compile(
 """``nodes: 4``, ``node count 4``; never "each node 64 cores" (the size of a node)."""
 _TOTAL_BEFORE = (
     r"(?:(?P<pre>(?:a\s+)?total\s+of\s+|in\s+total\s+|total\s+|aggregate\s+)"
-    r"|(?P<prenode>(?:each|every|per|one)\s+(?:node|machine|host|server)\s*,?\s*(?:(?:with|has|"
-    r"having|needs?|gets?|should\s+have|must\s+have|:)\s+)?(?:at\s+least\s+|minimum\s+)?))?"
+    r"|(?P<prenode>(?:each|every|per|one|1)\s+(?:node|machine|host|server|computer)\s*,?\s*"
+    r"(?:(?:with|has|have|having|needs?|gets?|should\s+have|must\s+have|:)\s+)?"
+    r"(?:at\s+least\s+|minimum\s+)?))?"
 )
 _GPUS_RE = re.compile(
     rf"{_TOTAL_BEFORE}(?P<n>{COUNT})\s*(?:-\s*)?(?:x\s*|\u00d7\s*)?"
@@ -302,6 +331,8 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         if n is None or not in_range(n, 1, MAX_NODES):
             return False
         text = m.group(0)
+        if n == 1 and c.nodes and _EACH_NODE_HAS_RE.match(m.string, m.start()):
+            return False  # "2 nodes, 1 node have 64 cores": the size of each node, read below
         c.nodes.append(Mention(n, text))
         node_spans.append(m.span())
         groups = m.groupdict()
@@ -342,6 +373,9 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         scanner.take(_CPU_TOO_RE, lambda m: _cpu_fallback(draft))
     if " or " in low or "/" in low:
         scanner.take(_VENDOR_CHOICE_RE, lambda m: _vendor_choice(draft, m))
+        scanner.take(_MODEL_CHOICE_RE, lambda m: _model_choice(draft, m))
+    if " or " in low or "/" in low:
+        scanner.take(_SHAPE_CHOICE_RE, lambda m: _shape_choice(scanner, draft, m))
     scanner.take(_NODES_RE, nodes)
     scanner.take(_NODES_KEY_RE, nodes)
     if _MULTIPLIER_HINT_RE.search(low):
@@ -360,6 +394,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
 def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, int]]) -> None:
     """Cores and GPUs, then the AND/OR pairing of neighbours."""
     found: list[_Found] = []
+    per_rank: list[tuple[int, int, str]] = []
 
     def record(kind: str, limit: int) -> Callable[[re.Match[str]], bool]:
         def handle(m: re.Match[str]) -> bool:
@@ -367,15 +402,22 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
             if n is None or not in_range(n, 0 if kind == "gpu" else 1, limit):
                 return False
             scope = (m.groupdict().get("scope") or "").strip().lower()
+            if kind == "core" and _PER_RANK_RE.match(scanner.original, m.end()):
+                per_rank.append((m.start(), n, m.group(0)))  # "2 threads per rank"
+                return True
             total = bool(m.groupdict().get("pre")) or bool(scope and _TOTAL_RE.fullmatch(scope))
             per_node = (bool(scope) and not total) or bool(m.groupdict().get("prenode"))
-            if not scope and not total and _attached(scanner.text, node_spans, m.start()):
+            threads = m.group(0).lower().rstrip().endswith("threads")
+            if not scope and not total and _attached(scanner.text, node_spans, m.start(), threads):
                 per_node = True
             elif kind == "core" and not scope and not total and not per_node:
                 if per_task(scanner.original, m.start(), m.end()):
                     draft.unresolved.append(_per_task_phrase(scanner.original, m))
                     return True
-                per_node = bool(_ONE_NODE_AFTER_RE.match(scanner.original, m.end()))
+                per_node = bool(
+                    _ONE_NODE_AFTER_RE.match(scanner.original, m.end())
+                    or _ONE_NODE_LATER_RE.match(scanner.original, m.end())
+                )
             count = Count(n, m.group(0), per_node, total=total)
             found.append(_Found(kind, m.start(), m.end(), count, per_node or total))
             if kind == "gpu":
@@ -401,8 +443,25 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
     )
     scanner.take(_RANKS_RE, record("rank", MAX_CORES))
     found.sort(key=lambda f: f.start)
-    for f, count in zip(found, _pair(scanner, draft, found), strict=True):
+    counts = _pair(scanner, draft, found)
+    _threads_per_rank(draft, found, counts, per_rank)
+    for f, count in zip(found, counts, strict=True):
         (draft.compute.gpus if f.kind == "gpu" else draft.compute.cores).append(count)
+
+
+def _threads_per_rank(
+    draft: Draft, found: list[_Found], counts: list[Count], per_rank: list[tuple[int, int, str]]
+) -> None:
+    """ "32 MPI ranks per node, 2 threads per rank": each node runs 64 cores, as Slurm's
+    ``--ntasks-per-node`` times ``--cpus-per-task``. Without a per-node rank count a per-rank
+    count sizes one rank only: kept unresolved, never read as the job's cores."""
+    for _, n, text in per_rank:
+        ranks = [i for i, f in enumerate(found) if f.kind == "rank" and counts[i].per_node]
+        if len(ranks) == 1 and in_range(counts[ranks[0]].value * n, 1, MAX_CORES):
+            i = ranks[0]
+            counts[i] = Count(counts[i].value * n, f"{counts[i].text} {text}", per_node=True)
+        else:
+            draft.unresolved.append(" ".join(text.split()))
 
 
 def _pair(scanner: Scanner, draft: Draft, found: list[_Found]) -> list[Count]:
@@ -431,6 +490,13 @@ def _pair(scanner: Scanner, draft: Draft, found: list[_Found]) -> list[Count]:
     return counts
 
 
+_NOT_THE_JOB = r"(?!(?:of\s+(?:the\s+|these\s+|those\s+|our\s+)?(?:[\d,]+\s+)?)?jobs?(?!\w))"
+"""After "each": the request's own jobs are the job, not a unit inside it."""
+_UNIT_OF_WORK = (
+    r"(?:chain|worker|trajectory|replica|walker|sample|pre-?processing|post-?processing)"
+)
+"""Singular on purpose: "a chain runs on 8 cores" sizes one; "4 chains so 4 cores" counts all.
+An ensemble member is left out: a member is a whole run ("each member uses 8 nodes")."""
 _NOT_A_NODE = (
     r"(?!(?:with|having|has|in|on)(?!\w))"
     r"(?![^.;!?,:\n\x00]*(?<!\w)(?:node|machine|host|server|box)s?(?!\w))"
@@ -438,12 +504,22 @@ _NOT_A_NODE = (
 """After "each": not "each with ..." and no node word in the clause ("each run is one node
 with 24 cores" sizes a node, not a task)."""
 _PER_TASK_BEFORE_RE = re.compile(
-    rf"(?<!\w)(?:each|every)\s+{_NOT_A_NODE}[a-z][\w-]*[^.;!?,:\n\x00]{{0,32}}$",
+    rf"(?<!\w)(?:each|every)\s+{_NOT_A_NODE}{_NOT_THE_JOB}[a-z][\w-]*[^.;!?,:\n\x00]{{0,32}}$",
     FLAGS,
 )
-"""A clause about one unit of work: "each case is 1 core", "every subject uses 4 cores"."""
+_TASK_SUBJECT_RE = re.compile(
+    rf"(?<![\w-]){_UNIT_OF_WORK}(?![\w-])[^.;!?:\n\x00]{{0,60}}$"
+    r"|(?<!\w)single[\s-]threaded[^.;!?:\n\x00]{0,40}$",
+    FLAGS,
+)
+"""A clause whose subject is one unit of work inside the job: "a chain runs on 8 cores", "the
+pre-processing script runs on 1 core", "each member runs a post-processing step on a single
+core". Such a count sizes the unit, not the job."""
+"""A clause about one unit of work: "each case is 1 core", "every subject uses 4 cores"; not
+"each of the 1000 jobs is a single core", which sizes the job the request is about."""
 _TASK_NOUNS = (
     r"(?:tasks?|samples?|cases?|subjects?|members?|replicas?|molecules?|workers?|scenarios?|"
+    r"chains?|walkers?|trajector(?:y|ies)|"
     r"files?|chunks?|array\s+(?:tasks?|elements?|jobs?)|instances?\s+of\s+the\s+code)"
 )
 _PER_TASK_AFTER_RE = re.compile(
@@ -453,6 +529,18 @@ _PER_TASK_AFTER_RE = re.compile(
     FLAGS,
 )
 """After a core count: "4 cores per sample", "single-core tasks", "8-core jobs" (plural)."""
+_PER_RANK_RE = re.compile(
+    r"\s*(?:per|each|/|for\s+each|a)\s*(?:mpi\s+)?(?:rank|task|process)(?!\w)", FLAGS
+)
+"""After a core or thread count: it sizes one rank ("2 threads per rank", "4 cores/task")."""
+_ONE_NODE_LATER_RE = re.compile(
+    r"[^.;!?,\n]{0,50}?(?<!\w)(?:on|in|of|within)\s+(?:a|one|the|that|a\s+single|one\s+single|"
+    r"single|1)\s+(?:(?:big|large|fat|compute|cpu|dedicated|whole|full)\s+)?"
+    r"(?:node|machine|host|server|box)(?!\w)",
+    FLAGS,
+)
+"""Later in the clause, the one node the amounts are on ("64 cores and 500 GB on a single
+node")."""
 _ONE_NODE_AFTER_RE = re.compile(
     r"\s*(?:,\s*)?(?:all\s+)?(?:on|in|of|from|within)\s+(?:a|one|the|that|this|the\s+same|a\s+single|"
     r"one\s+single|single|1)\s+(?:(?:big|large|fat|shared[\s-]memory|compute|cpu|dedicated|"
@@ -460,6 +548,13 @@ _ONE_NODE_AFTER_RE = re.compile(
     FLAGS,
 )
 """After a core count: "32 cores on a single node", "all 128 cores of that node": per node."""
+
+
+def unit_of_work_before(text: str, start: int) -> bool:
+    """Whether the clause before ``start`` is about one unit of work inside the job ("each
+    trajectory is one core and about 30 minutes"): an amount there sizes the unit, not the job.
+    """
+    return bool(_TASK_SUBJECT_RE.search(text, max(0, start - 90), start))
 
 
 def per_task(text: str, start: int, end: int) -> bool:
@@ -470,7 +565,13 @@ def per_task(text: str, start: int, end: int) -> bool:
     total") or understate it, so such a count is kept unresolved instead.
     """
     window = text[max(0, start - 60) : start]
-    return bool(_PER_TASK_BEFORE_RE.search(window) or _PER_TASK_AFTER_RE.match(text, end))
+    if _ONE_NODE_LATER_RE.match(text, end):
+        return False  # "each assembly needs 64 cores and 500 GB on a single node": a node's size
+    return bool(
+        _PER_TASK_BEFORE_RE.search(window)
+        or _PER_TASK_AFTER_RE.match(text, end)
+        or unit_of_work_before(text, start)
+    )
 
 
 _PER_TASK_MEMORY_RE = re.compile(
@@ -480,11 +581,13 @@ _PER_TASK_MEMORY_RE = re.compile(
 )
 
 
-def _per_task_memory(scanner: Scanner, start: int) -> bool:
+def _per_task_memory(scanner: Scanner, start: int, end: int) -> bool:
     """Memory in a clause about one unit of work ("each case is 1 core and 2 GB"): per task.
 
     "each one" and "each of them" are left out: after a node count they mean each node.
     """
+    if _ONE_NODE_LATER_RE.match(scanner.original, end):
+        return False  # "each assembly needs 500 GB of RAM on a single node": the node's memory
     return bool(_PER_TASK_MEMORY_RE.search(scanner.original[max(0, start - 60) : start]))
 
 
@@ -494,17 +597,21 @@ def _per_task_phrase(text: str, m: re.Match[str]) -> str:
 
 
 _ATTACHED_LATER_RE = re.compile(
-    r"\s*(?:,\s*)?(?:with|w/|having|of|\(|:|each\s+with)\s*(?:(?:at\s+least|minimum|min)\s+)?"
+    r"\s*(?:,\s*(?:(?:with|w/|having|of|each\s+with)\s*)?|(?:with|w/|having|of|\(|:|each\s+with)\s*)"
+    r"(?:(?:at\s+least|minimum|min)\s+)?"
     r"(?:(?:\x00+|\d{1,5}(?:\.\d{1,3})?\s*(?:tb|gb|tib|gib)\s*(?:of\s+)?(?:ram|memory|mem)?)"
     r"\s*(?:,|and|&|\+|plus)?\s*(?:(?:at\s+least|minimum|min)\s+)?)+",
     FLAGS,
 )
-"""Several amounts after one node phrase: "one node with minimum 2 TB of memory and 64 cores"."""
+"""Several amounts after one node phrase: "one node with minimum 2 TB of memory and 64 cores",
+"1 node, 2 TB RAM, 64 cores"."""
 
 
 _FUZZY_UNIT_RE = re.compile(
     r"(?<![\w.,$-])(?P<n>\d{1,7})\s*(?P<w>[a-z]{3,8})(?![\w-])(?P<each>\s+each(?!\w))?", FLAGS
 )
+_TIMES_BEFORE_RE = re.compile(r"(?:^|[\s(])[x\u00d7*]\s*$", FLAGS)
+"""Just before a count: a multiplier ("8 nods x 64 cors"), so the count sizes each node."""
 _FUZZY_UNITS = ("nodes", "node", "cores", "core", "gpus", "gpu", "hours", "minutes", "days")
 _FUZZY_SECONDS = {"hours": 3600, "minutes": 60, "days": 86400}
 
@@ -516,7 +623,9 @@ def _fuzzy_unit(draft: Draft, m: re.Match[str]) -> bool:
     from endpoint_plugins.parsing.vocabulary import typo_of
 
     word = m.group("w").lower()
-    stem_of_unit = any(word[:4] == u[:4] for u in _FUZZY_SECONDS)  # "hourss" is not English
+    stem_of_unit = any(  # "hourss", "dyas": a unit's letters, whatever the dictionary says
+        word[:4] == u[:4] or sorted(word) == sorted(u) for u in _FUZZY_SECONDS
+    )
     if word in _FUZZY_UNITS or (english_word(word) and not stem_of_unit):
         return False
     unit = typo_of(word, _FUZZY_UNITS, 1)
@@ -530,22 +639,33 @@ def _fuzzy_unit(draft: Draft, m: re.Match[str]) -> bool:
         return False
     if unit.startswith("node"):
         draft.compute.nodes.append(Mention(n, text))
-    elif unit.startswith("core"):
-        draft.compute.cores.append(Count(n, text, per_node=bool(m.group("each"))))
+        return True
+    each = bool(m.group("each")) or bool(
+        _TIMES_BEFORE_RE.search(m.string, max(0, m.start() - 4), m.start())
+    )  # "8 nods x 64 cors": after a multiplier, each node's
+    if unit.startswith("core"):
+        draft.compute.cores.append(Count(n, text, per_node=each))
     else:
-        draft.compute.gpus.append(Count(n, text, per_node=bool(m.group("each"))))
+        draft.compute.gpus.append(Count(n, text, per_node=each))
     return True
 
 
-def _attached(text: str, node_spans: list[tuple[int, int]], start: int) -> bool:
-    """Whether a count follows a node count as the size of each node ("4 nodes x 32 cores")."""
+def _attached(
+    text: str, node_spans: list[tuple[int, int]], start: int, threads: bool = False
+) -> bool:
+    """Whether a count follows a node count as the size of each node ("4 nodes x 32 cores").
+
+    Past other amounts ("1 node, 2 TB RAM, 64 cores") only cores and GPUs size the node: a
+    thread count there says how the program runs ("1 node, 1 TB RAM, 64 threads"), so it
+    stays the job's total.
+    """
     for _, end in node_spans:
         if end > start:
             continue
         between = text[end:start]
         if _ATTACHED_RE.fullmatch(between.replace("\x00", " ")):
             return True
-        if len(between) < 60 and _ATTACHED_LATER_RE.fullmatch(between):
+        if len(between) < 60 and not threads and _ATTACHED_LATER_RE.fullmatch(between):
             return True
     return False
 
@@ -554,6 +674,51 @@ def _cpu_fallback(draft: Draft) -> bool:
     """CPUs as the fallback: GPUs become an option (only once some GPU is mentioned)."""
     draft.compute.cpu_fallback = True
     return True
+
+
+def _shape_choice(scanner: Scanner, draft: Draft, m: re.Match[str]) -> bool:
+    """ "2 nodes x 8 or 4 nodes x 4", "1x128 or 2x64": the user offers shapes of one size, so
+    neither shape is required, only the size they share: the total, of the unit the shapes
+    name or, when they name none, of the last cores or GPUs named before them. Shapes of
+    different sizes, or of no known unit, are quoted as unresolved."""
+    shapes = list(_SHAPE_RE.finditer(m.group(0)))
+    sizes = {int(s.group("n")) * int(s.group("m")) for s in shapes}
+    units = {_unit_kind(s.group("unit")) for s in shapes if s.group("unit")}
+    if not units:
+        before = [
+            u
+            for u in _LAST_UNIT_RE.finditer(scanner.original, max(0, m.start() - 120), m.start())
+            if _unit_kind(u.group(0))
+        ]
+        units = {_unit_kind(before[-1].group(0))} if before else set()
+    if len(sizes) != 1 or len(units) != 1 or not 1 <= (size := sizes.pop()) <= MAX_CORES:
+        draft.unresolved.append(" ".join(m.group(0).split()))
+        return True
+    target = draft.compute.gpus if units == {"gpu"} else draft.compute.cores
+    target.append(Count(size, m.group(0), per_node=False, total=True))
+    if units == {"gpu"}:
+        draft.compute.gpu_mentioned = True
+    return True
+
+
+def _unit_kind(word: str) -> str | None:
+    lower = word.lower()
+    if lookup(lexicon.GPU_MODELS, lower) or lower.startswith(("gpu", "graphic")):
+        return "gpu"
+    if lower.startswith(("core", "cpu", "thread", "vcpu", "physical", "processor")):
+        return "core"
+    return None
+
+
+def _model_choice(draft: Draft, m: re.Match[str]) -> bool:
+    """ "8 H100 or 8 A100": either model will do, so neither alone is required. No field holds
+    the choice, so it is also quoted as unresolved: no site answers READY on a model it was
+    never asked about. The counts around the models are still read (nothing is blanked)."""
+    a, b = lookup(lexicon.GPU_MODELS, m.group("a")), lookup(lexicon.GPU_MODELS, m.group("b"))
+    if a is not None and b is not None and a != b:
+        draft.compute.gpu_model_choice = True
+        draft.unresolved.append(f"{m.group('a')} or {m.group('b')}")
+    return False
 
 
 def _vendor_choice(draft: Draft, m: re.Match[str]) -> bool:
@@ -658,7 +823,11 @@ def _extract_memory(scanner: Scanner, draft: Draft) -> None:
         scope = ((m.groupdict().get("pre") or "") + (m.groupdict().get("scope") or "")).strip()
         scope = scope.lower()
         mention = Mention(size, m.group(0))
-        if not scope and not m.groupdict().get("tot") and _per_task_memory(scanner, m.start()):
+        if (
+            not scope
+            and not m.groupdict().get("tot")
+            and _per_task_memory(scanner, m.start(), m.end())
+        ):
             draft.unresolved.append(" ".join(m.group(0).split()))
             return True
         if _PER_CORE_RE.fullmatch(scope):

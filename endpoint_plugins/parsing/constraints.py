@@ -14,10 +14,13 @@ from endpoint_plugins.parsing.scanner import FLAGS, alternation
 from providers.wire.requirements import Comparator, VersionConstraint
 
 VERSION = (
-    r"(?:v?\d[0-9a-z._]{0,40}(?:[-+][a-z][0-9a-z._]{0,30}){0,3}|(?-i:R)(?:19|20)\d\d[ab](?!\w))"
+    r"(?:(?:19|20)\d\d\s?(?-i:R)[1-4](?!\w)"
+    r"|v?\d[0-9a-z._]{0,40}(?:[-+][a-z][0-9a-z._]{0,30}){0,3}|(?-i:R)(?:19|20)\d\d[ab](?!\w)"
+    r"|(?-i:[rR])\d{1,2}(?:\.\d{1,3}){0,3}(?![\w.]))"
 )
 """A version: starts with a digit; ``-rc1`` and ``+cu118`` suffixes kept, a bare ``+`` not.
-MATLAB-style releases ("R2023b", capital R, year, a or b) are versions too."""
+Release tags are versions too: MATLAB's "R2023b" (capital R, year, a or b), Ansys's "2024 R2"
+(year, capital R, 1 to 4), and "R14" / "r24.03.1" (an R and a short release number)."""
 
 _SYMBOL = alternation(lexicon.VERSION_SYMBOLS)
 _BEFORE = alternation(lexicon.VERSION_WORDS_BEFORE)
@@ -52,8 +55,10 @@ It may end a sentence ("3.10 or newer."): only a dot followed by more of a word 
 SEPARATOR = (
     rf"(?:\s*[@/:]\s*[\"']?|\s*\(\s*(?:(?:we|i)\s+)?(?:need|needs|require|requires|want)?\s*"
     rf"(?:the\s+)?"
-    rf"|\s+(?:code|package|library|software|module|tool|toolkit|suite|framework|program)\s+"
-    rf"(?=(?:version|release|v)\s*\d)"
+    rf"|\s+(?:code|package|library|software|module|tool|toolkit|suite|framework|program|run|"
+    rf"runs|job|jobs|build|installation)\s*\(?\s*(?=(?:version|release|v)\s*\d)"
+    rf"|(?:\s+(?:code|package|library|software|tool|toolkit|framework|program))?"
+    rf"\s*\([^()\n]{{1,30}}\)\s*(?=(?:version|release)\s*\d)"
     rf"|-(?=v?\d)"
     rf"|\s+(?:version|release)\s+(?:must|has\s+to|should|needs\s+to|is\s+to|has\s+got\s+to)"
     rf"\s+be\s+(?:exactly\s+)?(?=(?:between\s+)?v?\d)"
@@ -62,6 +67,8 @@ SEPARATOR = (
     rf"|\s*)"
 )
 """What may stand between a name and its version: ``gcc@12``, ``lammps/2Aug2023``, ``x-1.2``,
+a noun and an explicit version ("the HOOMD run (v4.8)"), a short bracket before the word
+"version" ("Grid (lattice QCD) version 0.9"),
 and a comma when an operator stands before or after the version ("cp2k, at least version
 2023.2", "Open MPI, 4.1 at the very least", "openmpi, anything 4.0 or above")."""
 
@@ -88,6 +95,8 @@ def clean_version(text: str) -> str | None:
     if text[:1] in ("v", "V") and text[1:2].isdigit():
         text = text[1:]
     text = text.rstrip("._-")
+    if re.fullmatch(r"(?:19|20)\d\d\sR[1-4]", text):
+        text = text.replace(" ", "")  # "2024 R2" is one release, "2024R2"
     if _RELEASE_RE.fullmatch(text):
         return text  # "R2023b"
     if not text or not text[0].isdigit() or len(text) > 64:
@@ -95,7 +104,7 @@ def clean_version(text: str) -> str | None:
     return text
 
 
-_RELEASE_RE = re.compile(r"R(?:19|20)\d\d[ab]")
+_RELEASE_RE = re.compile(r"R(?:19|20)\d\d[ab]|(?:19|20)\d\dR[1-4]|[rR]\d{1,2}(?:\.\d{1,3}){0,3}")
 
 
 def _lookup(table: dict[str, Comparator], found: str) -> Comparator | None:

@@ -69,6 +69,8 @@ class ComputeDraft:
     cpu_fallback: bool = False
     """CPUs named as a fallback apart from any GPU phrase ("works on CPU too")."""
     gpu_models: list[Mention[str]] = field(default_factory=list)
+    gpu_model_choice: bool = False
+    """Two models offered as alternatives ("H100 or A100"): neither is required."""
     memory_per_node: list[Mention[float]] = field(default_factory=list)
     memory_total: list[Mention[float]] = field(default_factory=list)
     memory_per_core: list[Mention[float]] = field(default_factory=list)
@@ -198,7 +200,7 @@ class Draft:
         cores_per_node = self._first_count(c.cores, per_node=True)
         total_cores = self._first_count(c.cores, per_node=False)
         gpus, total_gpus = self._gpus(nodes)
-        model = self._first(c.gpu_models)
+        model = None if c.gpu_model_choice else self._first(c.gpu_models)
         vendor = self._first(c.gpu_vendor)
         memory = self._memory(nodes, cores_per_node, total_cores)
         memory_total = self._first(c.memory_total)

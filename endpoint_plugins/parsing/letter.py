@@ -19,10 +19,11 @@ MAX_SIGNATURE_LINES = 4
 MAX_FRAME_WORDS = 8
 
 _GREETING_RE = re.compile(
-    r"\A\s*(?:(?:hi|hello|hey|hiya|dear|good\s+(?:morning|afternoon|evening)|greetings|"
-    r"hallo|bonjour|hola|ciao)\b[^\n]{0,60}?(?:[,!:]|$)|subject:[^\n]*?\b(?:re|fwd?):)",
+    r"\s*(?:(?P<word>hi|hello|hey|hiya|dear|good\s+(?:morning|afternoon|evening)|greetings|"
+    r"hallo|bonjour|hola|ciao)\b[^\n]{0,60}?(?:[,!:]|$)|(?P<subject>subject:[^\n]*?\b(?:re|fwd?):))",
     FLAGS | re.M,
 )
+_ADDRESSEE_RE = re.compile(r"[A-Za-z][\w.'&/-]*")
 _SIGN_OFF_RE = re.compile(
     r"^[ \t]*(?:many\s+thanks|thanks(?:\s+(?:a\s+lot|in\s+advance|again))?|thank\s+you|thx|"
     r"thanx|thnx|ty|cheers|regards|best(?:\s+(?:regards|wishes))?|kind\s+regards|"
@@ -40,10 +41,19 @@ def extract_frame(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_LIST_TAG_RE, lambda m: True)
     text = scanner.text
     greeting = _GREETING_RE.match(text)
+    if greeting is not None and greeting.group("subject"):
+        end = text.find("\n", greeting.end())  # the greeting may follow a reply's subject
+        scanner.blank(*greeting.span())
+        greeting = _GREETING_RE.match(text, end) if end >= 0 else None
     short = greeting is not None and (
         len(greeting.group(0).split()) <= 4 or greeting.group(0).rstrip().endswith((",", "!", ":"))
     )
-    if greeting and short and len(greeting.group(0).split()) <= MAX_FRAME_WORDS:
+    if (
+        greeting
+        and short
+        and len(greeting.group(0).split()) <= MAX_FRAME_WORDS
+        and _only_addressees(greeting)
+    ):
         scanner.blank(*greeting.span())
     for sign_off in _SIGN_OFF_RE.finditer(scanner.text):
         tail = scanner.text[sign_off.end() :]
@@ -53,3 +63,20 @@ def extract_frame(scanner: Scanner, draft: Draft) -> None:
         ):
             scanner.blank(sign_off.start(), len(scanner.text))
             break
+
+
+def _only_addressees(greeting: re.Match[str]) -> bool:
+    """Whether a greeting holds only whom it greets ("Dear HPC helpdesk", "Hi Marta and all").
+
+    A number or a word that is neither a name (capitalised) nor ordinary prose means the
+    request began on the greeting's line ("hi i need cellranger 8.0 for 16 cores,"): that line
+    is read like the rest, never dropped.
+    """
+    from endpoint_plugins.parsing.vocabulary import is_prose
+
+    if greeting.group("subject"):
+        return True
+    rest = greeting.group(0)[greeting.end("word") - greeting.start() :]
+    if any(ch.isdigit() for ch in rest):
+        return False
+    return all(w[:1].isupper() or is_prose(w) for w in _ADDRESSEE_RE.findall(rest))

@@ -53,6 +53,7 @@ SOFTWARE: dict[str, tuple[str, ...]] = {
     "cuda": ("cuda", "cuda toolkit", "nvcc"),
     "cudnn": ("cudnn",),
     "nccl": ("nccl",),
+    "osu-micro-benchmarks": ("osu micro benchmarks", "osu benchmarks"),
     "rocm": ("rocm", "hip"),
     "opencl": ("opencl",),
     "tensorrt": ("tensorrt",),
@@ -453,6 +454,12 @@ LOW_LATENCY_WORDS: tuple[str, ...] = (
     "high performance network",
     "fast interconnect",
     "fast network",
+    "network must be fast",
+    "network should be fast",
+    "network has to be fast",
+    "network needs to be fast",
+    "interconnect must be fast",
+    "interconnect should be fast",
     "hpc interconnect",
     "rdma",
 )
@@ -542,7 +549,15 @@ GPU_MODELS: dict[str, tuple[str, ...]] = {
 
 GPU_VENDORS: tuple[str, ...] = ("nvidia", "amd", "intel", "tesla", "instinct", "radeon")
 
-GPU_WORDS: tuple[str, ...] = ("graphics cards", "graphics card", "gpu cards", "gpus", "gpu")
+GPU_WORDS: tuple[str, ...] = (
+    "graphics cards",
+    "graphics card",
+    "graphic cards",
+    "graphic card",
+    "gpu cards",
+    "gpus",
+    "gpu",
+)
 """Nouns that count GPUs ("2 GPUs", "two graphics cards")."""
 
 NODE_WORDS: tuple[str, ...] = (
@@ -552,10 +567,13 @@ NODE_WORDS: tuple[str, ...] = (
     "machines",
     "hosts",
     "servers",
+    "server",
+    "computers",
     "instances",
     "vms",
 )
-"""Nouns that count nodes. Singular "machine"/"host" are left out: "a big machine" is vague."""
+"""Nouns that count nodes. Singular "machine"/"host" are left out: "a big machine" is vague;
+"one server" / "1 server with 8 GPUs" is as plain as "one node"."""
 
 CORE_WORDS: tuple[str, ...] = (
     "cpu cores",
@@ -583,6 +601,9 @@ RANK_WORDS: tuple[str, ...] = (
 MEMORY_WORDS: tuple[str, ...] = ("main memory", "system memory", "memory", "ram", "mem")
 
 CPU_ONLY_WORDS: tuple[str, ...] = (
+    "cpu nodes only",
+    "cpu only nodes",
+    "only cpu nodes",
     "cpu only",
     "cpus only",
     "only cpus",

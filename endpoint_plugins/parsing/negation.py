@@ -75,11 +75,13 @@ _MORE = (
     rf"{_FEATURE})*"
 )
 """Further features under the same negation: "no MPI or a fast network", "no MPI and not the
-container"."""
+container". "Nothing needs GPUs" and "none of it uses MPI" negate with the subject."""
 _NEGATED_RE = re.compile(
     rf"(?<![\w-])(?:"
     rf"(?:no|without|w/o|zero|non)[\s-]+(?:need\s+(?:(?:for|of)\s+)?)?{_ARTICLE}{_FEATURE}{_MORE}"
     rf"|{_NOT}\s+(?:really\s+|even\s+|actually\s+)?{_NEED}\s+{_ARTICLE}{_FEATURE}{_MORE}"
+    rf"|(?:nothing|none\s+of\s+(?:it|them|this|the\s+\w+))\s+(?:here\s+|really\s+)?{_NEED}\s+"
+    rf"{_ARTICLE}{_FEATURE}{_MORE}"
     rf"(?:\s+at\s+all)?"
     rf"|{_FEATURE}{_MORE}\s+(?:is|are|isn'?t|aren'?t)?\s*(?:not\s+)?"
     rf"(?:not\s+needed|not\s+required|not\s+necessary|unnecessary|unneeded|not\s+wanted|"

@@ -167,11 +167,16 @@ NUMBER_WORD = alternation(lexicon.NUMBER_WORDS) + r"(?!\w)"
 NOT_NEGATIVE = r"(?<![\s(=:,~\[]-)(?<!^-)"
 """Before a number: not a minus sign. "-1 nodes", "for -3 hours" are never read as amounts;
 they stay in the text, where the open vocabulary quotes them as unresolved."""
-COUNT = rf"(?:{NOT_NEGATIVE}(?<![\w.,$])\d{{1,7}}(?![\d.,]\d)|(?<!\w){NUMBER_WORD})"
+_GROUPED = r"\d{1,3}(?:,\d{3}){1,2}"
+"""Digits in groups of three: "1,152 MPI tasks", "20,000 cores". Counts match any digits with
+such groups after them (cheaper to scan); :func:`to_count` accepts only true groupings."""
+COUNT = (
+    rf"(?:{NOT_NEGATIVE}(?<![\w.,$])\d{{1,7}}(?:,\d{{3}}){{0,2}}(?![\d.,]\d)|(?<!\w){NUMBER_WORD})"
+)
 """A whole count: digits, or a number word ("two", "a", "a couple of")."""
 
 COUNT_NO_ARTICLE = (
-    rf"(?:{NOT_NEGATIVE}(?<![\w.,$])\d{{1,7}}(?![\d.,]\d)"
+    rf"(?:{NOT_NEGATIVE}(?<![\w.,$])\d{{1,7}}(?:,\d{{3}}){{0,2}}(?![\d.,]\d)"
     rf"|(?<!\w)(?!(?:a|an)\s)(?:{alternation(lexicon.NUMBER_WORDS)})(?!\w))"
 )
 """A count that is not just the article: "a CPU or GPU build" counts no cores."""
@@ -194,7 +199,8 @@ PER_NODE = (
     r"|\s*(?:each|apiece|per[\s-]node)(?!\w))"
 )
 TOTAL = (
-    r"(?:\s*(?:in\s+total|total|overall|altogether|combined|in\s+aggregate|aggregate|summed|"
+    r"(?:\s*(?:in\s+total|total|totla|toal|totl|overall|altogether|combined|in\s+aggregate|"
+    r"aggregate|summed|"
     r"(?:across|for|over)\s+(?:all\s+)?(?:the\s+)?(?:nodes|(?:whole|entire|full)\s+(?:job|run|"
     r"allocation|cluster|workflow))|(?:for|across|over)\s+(?:the\s+)?(?:job|run|allocation)"
     r"|(?:across|over)\s+(?:all\s+)?(?:of\s+)?(?:them|those|these)))(?!\w)"
@@ -210,11 +216,14 @@ NOT_RATE = r"(?!\s*-?\s*(?:hours?|hrs?|h)(?!\w))"
 _DIGITS_RE = re.compile(r"\d+")
 
 
+_GROUPED_RE = re.compile(_GROUPED)
+
+
 def to_count(text: str) -> int | None:
     """A count from digits or a number word; None when it is neither."""
     text = " ".join(text.split()).lower()
-    if _DIGITS_RE.fullmatch(text):
-        return int(text)
+    if _DIGITS_RE.fullmatch(text) or _GROUPED_RE.fullmatch(text):
+        return int(text.replace(",", ""))
     for spelling, value in lexicon.NUMBER_WORDS.items():
         if squash(spelling) == squash(text):
             return value

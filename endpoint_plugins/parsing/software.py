@@ -114,8 +114,9 @@ _PAREN_VARIANT_RE = re.compile(
 )
 """A variant in brackets after the package: "LAMMPS 29Aug2024 (Kokkos build)"."""
 
-_PLAIN_VERSION_RE = re.compile(r"^\s*v?\d{1,4}(?:\.\d{1,4}){0,3}\s*$")
-"""A version of digits and dots only: "flash-attn 2" yes, "cryo-em 2D" and "llama-3 70B" no."""
+_PLAIN_VERSION_RE = re.compile(r"^\s*v?(?:\d{1,4}(?:\.\d{1,4}){0,3}|\d{6}|\d{8})\s*$")
+"""A version of digits and dots only: "flash-attn 2" yes, "cryo-em 2D" and "llama-3 70B" no.
+A date release is one too ("FHI-aims 240507", "foo 20240507")."""
 _VARIANT_WORDS = alternation(lexicon.VARIANT_WORDS)
 _SPACK_SPEC_RE = re.compile(
     r"(?<![\w.+~-])(?P<name>[a-z][a-z0-9_-]*?[a-z0-9])"
@@ -141,6 +142,19 @@ _WITH_VARIANT_RE = re.compile(
     FLAGS,
 )
 """Variants after the name: "GROMACS 2023 with CUDA", "hdf5 built without MPI"."""
+_BUILT_WITH_RE = re.compile(
+    rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}"
+    r"(?:\s+(?:code|library|package|solver|tool|toolkit|framework))?(?:\s*\([^()]{1,40}\))?\s*,?\s*"
+    r"(?:(?:that|which)\s+is\s+|(?:has|have|needs?)\s+to\s+be\s+|must\s+be\s+|should\s+be\s+)?"
+    r"(?:built|compiled|linked|configured)\s+(?P<how>with|without|against)\s+(?:the\s+)?"
+    rf"(?P<v>{_CATALOGUED})(?:\s+support)?{WORD_END}(?!\s*[@/]?\s*v?\d)",
+    FLAGS,
+)
+"""An explicit build with a catalogued library: "PETSc built with MUMPS", "IDG (image domain
+gridder) built with CUDA". A library with a version ("built with CUDA 12") and a compiler
+("built with GCC") are requirements of their own, not variants."""
+_COMPILERS = frozenset(("gcc", "llvm", "intel-oneapi-compilers", "nvhpc", "aocc"))
+_BUILT_HINT_RE = re.compile(r"(?:built|compiled|linked|configured)\s+(?:with|against)", FLAGS)
 _ENABLED_AFTER_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}){WORD_END}{_WITH_SPEC}\s*,\s*(?P<v>{_VARIANT_WORDS})"
     r"[\s-]+(?:enabled|support|build|variant)(?!\w)",
@@ -175,9 +189,28 @@ _NOT_NAMES = (
     | {squash(w) for ws in lexicon.VERSION_WORDS_BEFORE for w in ws.split()}
     | {squash(w) for ws in lexicon.VERSION_WORDS_AFTER for w in ws.split()}
 )
+
+
+def _hyphen_numbered(m: re.Match[str], name: str) -> bool:
+    """A capitalised or all-capital name with a whole number after a hyphen ("COVID-19",
+    "Sentinel-2", "GPT-4") numbers a thing; a package's version has a dot ("WRF-4.5")."""
+    between = m.string[m.end("name") : m.start("spec")]
+    return between == "-" and not name.islower() and m.group("spec").isdigit()
+
+
+_MODEL_SIZE_AFTER_RE = re.compile(r"[\s-]*\d{1,4}(?:\.\d)?[bm](?!\w)", FLAGS)
+"""A parameter count after a name and number: the name is a model's ("Llama 3 70B")."""
+_DOTTED_RE = re.compile(r"\s*(?:(?:version|release|ver\.?)\s*)?v?\d+\.\d", FLAGS)
+"""A release number with a dot: "CLASS 3.2" names the code; "STEP 2" only counts. Acronyms
+("DLC 1.2", a design load case) are no English words, so they never count as shouted."""
+_NOT_SPEC_NAMES = frozenset(("mpi", "gpu", "gpus", "cpu", "cpus", "openmp", "hybrid"))
+"""Words written like a Spack spec's name that name a way of running, not a package."""
 _MODULE_ITEM_RE = re.compile(
-    rf"^(?P<name>[a-z][\w.+-]{{0,63}}?)(?:[/@:](?P<version>{VERSION}))?$", FLAGS
+    rf"^(?P<name>[a-z][\w.+-]{{0,63}}?)(?:(?:[/@:]|(?P<op>==|>=|<=|~=|!=|>|<))"
+    rf"(?P<version>{VERSION}))?$",
+    FLAGS,
 )
+"""A module or install item: ``gcc/12.2.0``, ``lammps@2Aug2023``, pip's ``flax==0.8.5``."""
 
 
 def extract_containers(scanner: Scanner, draft: Draft) -> None:
@@ -215,6 +248,9 @@ def extract_mpi(scanner: Scanner, draft: Draft) -> None:
         return True
 
     any_mpi = scanner.take(_ANY_MPI_RE, lambda m: True)
+    low = scanner.text.lower()
+    if (" or " in low or "/" in low) and sum(low.count(w) for w in ("mpi", "mvapich", "mpt")) > 1:
+        any_mpi += scanner.take(_MPI_CHOICE_RE, _distinct_implementations)
     scanner.take(_MPI_RE, handle)
     if any_mpi:
         draft.mpi = MPIRequirement()
@@ -229,6 +265,23 @@ _ANY_MPI_RE = re.compile(
     FLAGS,
 )
 """Any MPI accepted in so many words: "any recent MPI should be fine", "any MPI will do"."""
+_MPI_NAMED = alternation(_MPI_SPELLINGS)
+_MPI_VERSION = r"(?:\s+v?\d[\w.]{0,20})?"
+_MPI_CHOICE_RE = re.compile(
+    rf"(?<!\w)(?:either\s+)?{_MPI_NAMED}{_MPI_VERSION}"
+    rf"(?:\s*(?:,\s*)?(?:or|/|and/or|,)\s*{_MPI_NAMED}{_MPI_VERSION})+(?!\w)",
+    FLAGS,
+)
+"""Two MPI libraries offered as alternatives ("Open MPI or MPICH is fine"): any MPI will do,
+since the field holds one implementation; requiring either one would turn away the other."""
+
+
+def _distinct_implementations(m: re.Match[str]) -> bool:
+    found = {
+        lookup(lexicon.MPI_IMPLEMENTATIONS, n.group(0))
+        for n in re.finditer(_MPI_NAMED, m.group(0), FLAGS)
+    }
+    return len(found - {None}) > 1
 
 
 def extract_variants(scanner: Scanner, draft: Draft) -> None:
@@ -241,8 +294,8 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
     def spack(m: re.Match[str]) -> bool:
         found = m.group("name")
         name = _canonical(found)
-        if name is None and (squash(found) in _NOT_NAMES or len(found) < 2):
-            return False
+        if name is None and (squash(found) in _NOT_NAMES | _NOT_SPEC_NAMES or len(found) < 2):
+            return False  # "MPI+OpenMP" is a programming model, not MPI built with OpenMP
         version = m.group("v1") or m.group("v2")
         constraints = (
             [VersionConstraint(op=Comparator.EQ, version=v)]
@@ -269,7 +322,17 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
     def before(m: re.Match[str]) -> bool:
         return _record(draft, m, [f"+{_variant(m.group('v'))}"])
 
+    def built(m: re.Match[str]) -> bool:
+        said = m.group("v")
+        variant = lexicon.VARIANT_WORDS.get(squash(said)) or _canonical(said)
+        if variant is None or variant in _COMPILERS:
+            return False
+        sign = "~" if m.group("how").lower() == "without" else "+"
+        return _record(draft, m, [f"{sign}{variant}"], built=True)
+
     scanner.take(_PAREN_VARIANT_RE, before)
+    if _BUILT_HINT_RE.search(scanner.text):
+        scanner.take(_BUILT_WITH_RE, built)
 
     scanner.take(_SPACK_SPEC_RE, spack)
     scanner.take(_WITH_VARIANT_RE, after)
@@ -287,8 +350,12 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         found = m.group("name")
         name = lexicon.SOFTWARE_CASE_SENSITIVE.get(found) or lookup(lexicon.SOFTWARE, found)
         attached = m.group("attached")
-        if name is None or (attached and found[-1].isdigit()):
-            return False
+        if name is None or (attached and (found[-1].isdigit() or len(found) == 1)):
+            return False  # "R14", "r24.03.1": a release tag of something else, not R
+        if attached and lookup(lexicon.SOFTWARE, found + attached) == name:
+            attached = None  # "iqtree2" is a spelling of IQ-TREE, not IQ-TREE version 2
+        if attached and m.group("spec") and squash(found) in lexicon.SOFTWARE_NEEDS_VERSION:
+            return False  # "beast2/2.7.6": the digits belong to another name, not "beast 2"
         constraints = _constraints(m)
         if attached and (version := clean_version(attached)):
             constraints.insert(0, VersionConstraint(op=Comparator.EQ, version=version))
@@ -329,9 +396,12 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         if squash(name) in _NOT_NAMES or len(name) > 64 or HARDWARE_RE.match(name):
             return False  # "Ubuntu 22.04" is a requirement, but not a package: left unread
         lower = name.lower()
-        if lower in _COUNTED_NOUNS:
+        shouted = (  # "CLASS 3.2", "SWIFT 1.0": a code named by a word, in capitals
+            name.isupper() and english_word(name) and _DOTTED_RE.match(m.group("spec"))
+        )
+        if lower in _COUNTED_NOUNS and not shouted:
             return False  # "Step 2", "Section 3.2", "capability 8.0": things counted, not code
-        if lower in filler_words():
+        if lower in filler_words() and not shouted:
             return False  # "step 2.0", "capability 8.0": ordinary words, left unread
         capital = _capitalised(name) and _release_number_after(m)
         if _english_before_year_or_comma(m, name):
@@ -346,6 +416,10 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
             or name_shaped(name)  # "MetaBAT 2", "miniAMR 1"
         )
         named = named and bool(_PLAIN_VERSION_RE.match(m.group("spec").rstrip(".")))
+        if _hyphen_numbered(m, name):
+            return False  # "COVID-19", "GPT-4": a numbered name of something else
+        if _MODEL_SIZE_AFTER_RE.match(m.string, m.end()):
+            return False  # "Llama 3 70B", "Qwen 2.5 7B": a trained model, not a package
         if not constraints or not (explicit or named or looks_like_version(m.group("spec"))):
             return False
         draft.add_software(name.lower(), constraints, m.span())
@@ -364,6 +438,7 @@ def group_alternatives(scanner: Scanner, draft: Draft) -> None:
     A run of names joined by commas and "or" (at least one "or", no "and") is one group; a
     name mentioned elsewhere on its own stays required.
     """
+    _drop_optional(scanner.original, draft)
     spans = _restatements_merged(sorted(set(draft.software_spans)), scanner.original)
     run: list[tuple[int, int, str]] = []
     saw_or = False
@@ -390,7 +465,8 @@ def group_alternatives(scanner: Scanner, draft: Draft) -> None:
         run, saw_or = [span], False
     if run:
         close()
-    required = _named_alone(spans, groups)
+    compared = _compared(spans, scanner.original)
+    required = _named_alone([sp for sp in spans if sp not in compared], groups)
     for group in groups:
         kept = [n for n in group if n not in required]
         if len(kept) > 1:
@@ -422,6 +498,43 @@ def _restatements_merged(
     return merged
 
 
+_OPTIONAL_AFTER_RE = re.compile(
+    r"\s*(?:\(\s*optional\s*\)|,?\s*(?:would|could)\s+be\s+(?:nice|handy|a\s+(?:plus|bonus))"
+    r"(?:\s+(?:to\s+have|too|as\s+well))?\s*,?\s*but\s+(?:is\s+|it'?s\s+)?not\s+"
+    r"(?:needed|required|necessary|essential|a\s+must)"
+    r"|\s+(?:is|are)\s+optional|\s+if\s+(?:available|possible|you\s+have\s+it))(?!\w)",
+    FLAGS,
+)
+"""After a package: it is wanted but not needed ("jupyter would be nice but not needed")."""
+
+
+def _drop_optional(original: str, draft: Draft) -> None:
+    """A package said to be optional is no requirement: asking for it would turn away sites
+    that can run the job. Named elsewhere without the qualifier, it stays required."""
+    optional: set[str] = set()
+    plain: set[str] = set()
+    for _, end, name in draft.software_spans:
+        (optional if _OPTIONAL_AFTER_RE.match(original, end) else plain).add(name)
+    for name in optional - plain:
+        draft.software.pop(name, None)
+        draft.variants.pop(name, None)
+    draft.software_spans[:] = [sp for sp in draft.software_spans if sp[2] not in optional - plain]
+
+
+_VERSUS_RE = re.compile(r"\s*(?:vs\.?|versus)\s*", FLAGS)
+
+
+def _compared(spans: list[tuple[int, int, str]], original: str) -> set[tuple[int, int, str]]:
+    """Mentions set against each other ("GROMACS 2024 vs NAMD 3.0?" in a subject line): they
+    neither require a package alone nor offer a choice. If nothing else in the text groups
+    them as alternatives, both stay required (a comparison may need both)."""
+    found: set[tuple[int, int, str]] = set()
+    for a, b in zip(spans, spans[1:], strict=False):
+        if _VERSUS_RE.fullmatch(original[a[1] : b[0]]):
+            found.update((a, b))
+    return found
+
+
 def _named_alone(spans: list[tuple[int, int, str]], groups: list[list[str]]) -> set[str]:
     """Names that appear more often than their groups account for (also required alone)."""
     counts: dict[str, int] = {}
@@ -443,11 +556,14 @@ def _read_module_items(draft: Draft) -> None:
             draft.unresolved.append(item[:80])
             continue
         name, version = m.group("name"), m.group("version")
-        constraints = (
-            [VersionConstraint(op=Comparator.EQ, version=v)]
-            if version and (v := clean_version(version))
-            else []
-        )
+        if m.group("op") and version:
+            constraints = parse_constraints(m.group("op").replace("~=", ">=") + version)[0]
+        else:
+            constraints = (
+                [VersionConstraint(op=Comparator.EQ, version=v)]
+                if version and (v := clean_version(version))
+                else []
+            )
         mpi = lookup(lexicon.MPI_IMPLEMENTATIONS, name)
         if mpi is not None:
             draft.set_mpi(mpi, constraints, item)
@@ -536,10 +652,10 @@ def _english_before_year_or_comma(m: re.Match[str], name: str) -> bool:
     return not (_capitalised(name) or name.isupper()) or bool(_YEAR_RANGE_RE.match(spec_on))
 
 
-def _record(draft: Draft, m: re.Match[str], variants: list[str]) -> bool:
+def _record(draft: Draft, m: re.Match[str], variants: list[str], built: bool = False) -> bool:
     found = m.group("name")
     name = _canonical(found)
-    if name is None and (_variant_owner(found) or m.group("spec")):
+    if name is None and (_variant_owner(found, built) or m.group("spec")):
         name = found.lower()  # "bitsandbytes 0.43 with ROCm": a version makes it a name
     if name is None:
         return False
@@ -551,13 +667,15 @@ def _record(draft: Draft, m: re.Match[str], variants: list[str]) -> bool:
     return True
 
 
-def _variant_owner(found: str) -> bool:
+def _variant_owner(found: str, built: bool = False) -> bool:
     """An uncatalogued word may own a variant when it reads as a package name: a near miss of
     a catalogued one ("lammmps with kokkos") or name-shaped ("amg2023+cuda"), never prose
     ("run with CUDA")."""
     lower = found.lower()
     if lower in filler_words() or squash(found) in _NOT_NAMES:
         return False
+    if built and not english_word(found):
+        return True  # "IDG built with CUDA": only a package is built, and IDG is no word
     return near_catalogue_name(found) is not None or bool(re.search(r"\d|[-.+]", found[1:]))
 
 

@@ -24,9 +24,11 @@ from datetime import datetime
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.constraints import parse_constraints
 from endpoint_plugins.parsing.draft import Count, Draft, Mention
+from endpoint_plugins.parsing.english import english_word
 from endpoint_plugins.parsing.scanner import FLAGS, SIZE, Scanner, lookup, size_in_gb, squash
 from endpoint_plugins.parsing.timing import duration_seconds, hms_seconds
-from providers.wire.requirements import Fabric, Feature, GpuVendor, StorageKind
+from endpoint_plugins.parsing.vocabulary import filler_words
+from providers.wire.requirements import Fabric, Feature, GpuVendor, StorageKind, Urgency
 
 MAX_JSON_CHARS = 10_000
 _JSON_START_RE = re.compile(r"[{\[]")
@@ -68,6 +70,9 @@ def _json_lines(value: object, key: str = "") -> list[str]:
         return [f"{key or 'software'}: " + ", ".join(_package_text(v) for v in value)]
     if _is_package(value) and key:
         return [f"{key}: {_package_text(value)}"]
+    if _is_package_table(value, key):
+        assert isinstance(value, dict)
+        return ["software: " + ", ".join(_table_item(k, v) for k, v in value.items())]
     if isinstance(value, dict):
         lines: list[str] = []
         for k, v in list(value.items())[:200]:
@@ -99,6 +104,27 @@ def _is_package(value: object) -> bool:
         and isinstance(value.get("name"), str)
         and set(value) <= {"name", "version", "versions", "variants", "min_version"}
     )
+
+
+def _is_package_table(value: object, key: str) -> bool:
+    """``"codes": {"cp2k": "2025.1", "libint": ">=2.9"}``: package names mapped to versions,
+    under a key that says so."""
+    return (
+        isinstance(value, dict)
+        and bool(value)
+        and squash(key) in _SOFTWARE_KEYS
+        and all(
+            isinstance(v, str | int | float) and not isinstance(v, bool) for v in value.values()
+        )
+    )
+
+
+def _table_item(name: object, version: object) -> str:
+    """One package of a table as a spec: ``gromacs@2024.3+cuda``, ``libint>=2.9``."""
+    text = _scalar(version)
+    if re.match(r"^[<>=!~]", text):
+        return f"{name}{text}"
+    return f"{name}@{text}" if text and text[0].isdigit() else f"{name} {text}".strip()
 
 
 def _package_text(value: object) -> str:
@@ -154,7 +180,8 @@ _KEY_ALIASES: dict[str, str] = {
     **dict.fromkeys(("hrs", "hr", "h", "walltimehrs", "timehrs", "maxhrs"), "hours"),
     **dict.fromkeys(("mins", "min", "walltimemins"), "minutes"),
     **dict.fromkeys(
-        ("threads", "nthreads", "numthreads", "workers", "nworkers", "numworkers"), "cores"
+        ("threads", "nthreads", "numthreads", "workers", "nworkers", "numworkers", "ncpu"),
+        "cores",
     ),
 }
 """Other spellings of keys in :data:`_KEYS` ("hrs: 8", "threads=8", "workers: 128")."""
@@ -171,6 +198,8 @@ def _canonical_key(key: str) -> str:
     names its unit ("max_runtime_hours", "runtime_minutes") is hours or minutes."""
     key = _PER_UNIT_RE.sub("pernode", key)
     key = _KEY_ALIASES.get(key, key)
+    if key not in _KEYS and re.search("time|clock|wall", key) and _TIME_KEY_RE.fullmatch(key):
+        return "time"  # "max_walltime", "requested_runtime", "total_wallclock"
     for unit, canonical in (("hours", "hours"), ("hrs", "hours"), ("minutes", "minutes")):
         stem = key.removesuffix(unit)
         if stem != key and stem and _TIME_KEY_RE.fullmatch(stem):
@@ -300,6 +329,33 @@ def _rootless(draft: Draft, value: str, text: str) -> bool:
     return True
 
 
+_URGENCY_LEVELS: dict[str, Urgency] = {
+    **dict.fromkeys(("low", "none", "whenever", "lowest", "norush"), Urgency.NO_RUSH),
+    **dict.fromkeys(("high", "highest", "urgent", "critical", "asap", "immediate"), Urgency.NOW),
+}
+"""Levels a form writes as an urgency value; "medium"/"normal" say nothing and stay text."""
+
+
+def _urgency(draft: Draft, value: str, text: str) -> bool:
+    """``urgency=low``: a level, where the words would say "no rush" or "urgent"."""
+    level = _URGENCY_LEVELS.get(squash(value))
+    if level is None or draft.urgency is not None:
+        return False
+    draft.urgency = Mention(level, text)
+    return True
+
+
+def _speed(draft: Draft, value: str, text: str) -> bool:
+    """``min_link_gbps: 200``: a link speed in Gbit/s (the key names the unit)."""
+    m = re.match(
+        r"^\s*(?:>=\s*)?(\d{1,5}(?:\.\d{1,3})?)\s*(?:gbps|gb/s|gbit/s|g)?\s*$", value, FLAGS
+    )
+    if m is None:
+        return False
+    draft.set_speed(float(m.group(1)), text)
+    return True
+
+
 def _budget(draft: Draft, value: str, text: str) -> bool:
     m = re.fullmatch(
         r"\s*(?:\$|usd\s*)?(\d{1,3}(?:,\d{3})+|\d{1,9})(?:\.(\d{1,2}))?\s*(k)?\s*"
@@ -406,6 +462,11 @@ _KEYS: dict[str, Handler] = {
         ("budget", "maxcost", "maxbudget", "budgetusd", "costlimit", "maxusd"), _budget
     ),
     "mpi": _mpi,
+    "urgency": _urgency,
+    **dict.fromkeys(
+        ("minlinkgbps", "linkgbps", "minspeedgbps", "speedgbps", "linkspeedgbps", "bandwidthgbps"),
+        _speed,
+    ),
     **dict.fromkeys(
         ("interconnect", "network", "fabric", "link", "lowlatency", "fastnetwork", "rdma"),
         _exclusion_or_text(Feature.LOW_LATENCY),
@@ -425,6 +486,11 @@ _TEXT_KEYS = frozenset(
     """.split()
 )
 """Keys whose value is text for the other extractors: only the key is blanked."""
+
+_PINNED_RE = re.compile(r"^(?:[<>=!~]=?\s*)?v?\d+(?:\.\d+){1,3}[a-z0-9.+-]*$", FLAGS)
+"""A value that can only be a version: dotted digits ("2.1.9", ">=3.4"), never a count."""
+_WORD_IN_VALUE_RE = re.compile(r"[A-Za-z]")
+"""A value with a letter in it is left for the other readers; bare numbers are read here."""
 
 _IGNORED_KEYS = frozenset(
     """
@@ -477,7 +543,7 @@ _COMMANDS_RE = re.compile(
     r"(?<![\w-])(?:sbatch|salloc|qsub|bsub|srun|mpirun|mpiexec|aprun|jsrun|ibrun)(?![\w-])", FLAGS
 )
 _FILE_RE = re.compile(
-    r"(?<![\w/.-])(?:\.{0,2}/)?[\w./-]*\w\.(?:sh|pbs|slurm|sbatch|bsub|lsf|job|py|jl|r|m|in|"
+    r"(?<![\w/.-])(?!(?-i:[A-Z])[\w-]*\.jl(?![\w.]))(?:\.{0,2}/)?[\w./-]*\w\.(?:sh|pbs|slurm|sbatch|bsub|lsf|job|py|jl|r|m|in|"
     r"inp|cfg|conf|ini|ya?ml|json|txt|csv|h5|nc|sif|img|tar|gz|log|out|dat|xyz|pdb|mdp|tpr|"
     r"gro|top|lmp|data|ipynb|toml|exe|sdf|mol2|pdbqt|fasta|fa|fastq|fq|bam|cram|vcf|bed|gtf|"
     r"h5ad|nii|dcd|xtc|trr|parquet|zarr|npy|npz|pt|ckpt|gguf|safetensors|tif|tiff|png|jpg|"
@@ -542,7 +608,7 @@ _DIRECTIVE_RE = re.compile(r"^[ \t]*#(?:SBATCH|PBS|BSUB|\$|COBALT|FLUX:?|MSUB)\b
 _SHEBANG_RE = re.compile(r"^[ \t]*#!.*$", re.M)
 _MODULE_RE = re.compile(
     r"^[ \t]*(?:\$\s*)?(?:module\s+(?:load|add|swap)|ml(?=\s)|spack\s+load|spack\s+install"
-    r"|pip3?\s+install|conda\s+install|mamba\s+install)(?P<items>[^\n#]*)",
+    r"|pip3?\s+install|conda\s+install|mamba\s+install)(?P<items>[^\n#;|&]*)",
     FLAGS | re.M,
 )
 _LAUNCH_RE = re.compile(
@@ -557,6 +623,20 @@ _SHELL_LINE_RE = re.compile(
     r"(?=\s|$)[^\n]*$",
     FLAGS | re.M,
 )
+_LAUNCHER_LINE_RE = re.compile(
+    r"^[ \t]*(?:\$\s*)?(?:srun|mpirun|mpiexec|aprun|jsrun|ibrun|sbatch|qsub|bsub|torchrun)"
+    r"(?![\w-])(?P<rest>[^\n#()\"'&;|]*)",
+    FLAGS | re.M,
+)
+"""A line that launches the job's program: once the launcher's own flags are read, the rest is
+the program and its arguments (``gmx_mpi mdrun -deffnm equil``, ``qmcpack dmc.xml``)."""
+_PROGRAM_RE = re.compile(
+    r"[\x00\s]*(?!(?:apptainer|singularity|docker|podman|module|spack|pip3?|conda)(?![\w-]))"
+    r"(?P<program>[^\x00\s-][^\n]*)$",
+    FLAGS,
+)
+_PROGRAM_PATH_RE = re.compile(r"(?<=\s)\.{0,2}/[\w./-]+")
+"""A program named by its path: whatever follows it on the line is its arguments."""
 _ACTIVATE_RE = re.compile(
     r"^[ \t]*(?:\$\s*)?(?:conda|mamba|micromamba|source)\s+activate(?:\s+[\w./-]+)?", FLAGS | re.M
 )
@@ -729,6 +809,8 @@ class _Pairs:
         if key in _NAME_KEYS and " " not in value:
             return True  # "job: climate-postproc" names the job
         is_text = key in _TEXT_KEYS or key in _SOFTWARE_KEYS
+        if unknown == "name" and not is_text and self._named_version(raw_key, value):
+            return True  # "diamond=2.1.9": pip's and conda's way of pinning a package
         if unknown == "prose" and not is_text and "_" not in raw_key:
             return False  # "Note: ...": prose; "ligand_library: ..." is a key of a form
         if unknown == "unresolved" and not is_text:
@@ -736,9 +818,28 @@ class _Pairs:
             return True
         if key in _SOFTWARE_KEYS or (unknown == "name" and not is_text):
             self._name_context(m, value)
+        if not is_text and not _WORD_IN_VALUE_RE.search(value):
+            self.draft.unresolved.append(_clean(text))  # "max_memory_per_rank: 3.5": no word
+            return True  # left for the other readers, but none of them reads bare numbers
         if blank:
             self.scanner.blank(m.start("key"), m.start("value"))
         return False
+
+    def _named_version(self, raw_key: str, value: str) -> bool:
+        """A key that is a package name and a value that is only a version: ``hmmer=3.4``,
+        ``diamond=2.1.9``. Keys of forms have a ``_`` or are words; a word key is a package
+        only with a value no measure looks like (``ratio=0.5`` is a number, ``2.1.9`` not)."""
+        key = raw_key.strip().lower()
+        value = value.strip()
+        if not _PINNED_RE.match(value) or "_" in key or key in filler_words():
+            return False
+        if english_word(key) and value.count(".") < 2 and value[:1] not in "<>=!~":
+            return False
+        constraints, _ = parse_constraints(value.strip().lstrip("="))
+        if not constraints:
+            return False
+        self.draft.add_software(lookup(lexicon.SOFTWARE, key) or key, constraints)
+        return True
 
     def _name_context(self, m: re.Match[str], value: str) -> None:
         """The value names packages: plain words there count as names."""
@@ -751,7 +852,7 @@ class _Pairs:
     def _version(self, key: str, value: str, text: str) -> bool:
         """``app_version=3.1``, ``container_min_version: 1.2``, ``python_version: 3.11``."""
         spec = value.strip()
-        if not re.match(r"^(?:[<>=!~]=?|\u2265|\u2264)?\s*v?\d", spec):
+        if not re.match(r"^(?:[<>=!~]=?|\u2265|\u2264)?\s*(?:v?\d|[rR]\d)", spec):
             return False
         if "min" in key and not re.match(r"^[<>=!~]", spec):
             spec = ">=" + spec
@@ -922,7 +1023,10 @@ def extract_structured(scanner: Scanner, draft: Draft, now: datetime) -> None:
     scanner.take(_MODULE_RE, lambda m: _module_line(draft, m))
     scanner.take(_ACTIVATE_RE, lambda m: _activate(draft, m))
     if flags or script:
-        scanner.take(_INTERPRETER_RE, lambda m: True)
+        scanner.take(
+            _INTERPRETER_RE,
+            lambda m: _in_container(text, m.start()) or _interpreter(draft, m.group(0)),
+        )
     scanner.take(_RUNTIME_LINE_RE, lambda m: _runtime_line(draft, m))
     scanner.take(_LAUNCH_RE, lambda m: _launch(draft, m))
     pairs = _Pairs(scanner, draft, now, dialect)
@@ -936,7 +1040,27 @@ def extract_structured(scanner: Scanner, draft: Draft, now: datetime) -> None:
     pairs.finish()
     scanner.take(_FILE_RE, lambda m: True)
     if script:
-        scanner.take(_SHELL_LINE_RE, lambda m: True)
+        scanner.take(_SHELL_LINE_RE, lambda m: _interpreter(draft, m.group(0).lstrip(" \t$")))
+        _blank_programs(scanner, draft)
+
+
+def _blank_programs(scanner: Scanner, draft: Draft) -> None:
+    """The program a launcher line of a job script runs, and its arguments, are bookkeeping:
+    executables and input files (``srun lmp -in in.reax``) name no requirement.
+
+    Only what follows the first word left unread is blanked, and only when that word is no
+    flag: a scheduler flag the flag reader did not know stays unread, so it still blocks READY.
+    """
+    for line in _LAUNCHER_LINE_RE.finditer(scanner.original):
+        start, end = line.span("rest")
+        program = _PROGRAM_RE.match(scanner.text[start:end])
+        if program is not None:
+            _interpreter(draft, program.group("program"))
+            scanner.blank(start + program.start("program"), end)
+            continue
+        path = _PROGRAM_PATH_RE.search(scanner.original, start, end)
+        if path is not None:  # "srun ./athena -i athinput.blast": the arguments of a path
+            scanner.blank(path.end(), end)
 
 
 def _select(draft: Draft, m: re.Match[str]) -> bool:
@@ -970,6 +1094,41 @@ def _pbs_nodes(draft: Draft, m: re.Match[str]) -> bool:
 def _module_line(draft: Draft, m: re.Match[str]) -> bool:
     """``module load gcc/12.2.0 lammps/2Aug2023``: every item names a package."""
     draft.module_items.extend(item for item in m.group("items").split() if item.strip())
+    return True
+
+
+_INTERPRETERS = {
+    "python": "python",
+    "python3": "python",
+    "julia": "julia",
+    "rscript": "r",
+    "perl": "perl",
+    "ruby": "ruby",
+    "node": "nodejs",
+}
+"""Programs that run a script: the job needs them ("srun python train.py" needs Python)."""
+
+
+_CONTAINER_EXEC_RE = re.compile(
+    r"(?<![\w-])(?:apptainer|singularity|docker|podman|shifter|enroot|charliecloud)(?![\w-])",
+    FLAGS,
+)
+
+
+def _in_container(text: str, pos: int) -> bool:
+    """Whether the command at ``pos`` runs inside a container started earlier on its line: its
+    interpreter is the image's, not the site's."""
+    line_start = text.rfind("\n", 0, pos) + 1
+    return bool(_CONTAINER_EXEC_RE.search(text, line_start, pos))
+
+
+def _interpreter(draft: Draft, command: str) -> bool:
+    """The interpreter a command line starts with is a package the job needs; the script and
+    its arguments are bookkeeping."""
+    words = command.split()
+    name = _INTERPRETERS.get(words[0].lower()) if words else None
+    if name is not None:
+        draft.add_software(name, [])
     return True
 
 

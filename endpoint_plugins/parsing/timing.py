@@ -15,6 +15,7 @@ import re
 from datetime import UTC, date, datetime, time, timedelta, timezone
 
 from endpoint_plugins.parsing import lexicon
+from endpoint_plugins.parsing.compute import unit_of_work_before
 from endpoint_plugins.parsing.draft import Draft, Mention
 from endpoint_plugins.parsing.english import english_word
 from endpoint_plugins.parsing.scanner import (
@@ -134,13 +135,31 @@ _WHEN = (
     rf"|\s+(?:on\s+)?(?:this\s+|next\s+)?(?P<wd2>{_WEEKDAY}))?"
     r")(?![\w:])"
 )
+_ON_DATE = rf"(?:(?:at|on)\s+)?(?:the\s+)?{_WHEN}"
+"""A date after the word that introduces it: "by the 14th", "deadline: on Friday 5pm"."""
 _DEADLINE_RE = re.compile(
     rf"(?<!\w)(?:(?P<before>{alternation(lexicon.DEADLINE_BEFORE_WORDS)})"
-    rf"|{alternation(lexicon.DEADLINE_BY_WORDS)})\s*:?\s*(?:(?:at|on)\s+)?(?:the\s+)?{_WHEN}",
+    rf"|{alternation(lexicon.DEADLINE_BY_WORDS)})\s*:?\s*{_ON_DATE}",
     FLAGS,
 )
+_DEADLINE_IS_RE = re.compile(
+    r"deadline\s+for\s+(?:the\s+|our\s+|my\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:is|will\s+be)"
+    rf"\s+{_ON_DATE}",
+    FLAGS,
+)
+"""A deadline named before its date: "the deadline for results is the 15 of December"."""
+_FOR_DATE_RE = re.compile(rf"(?<!\w)for\s+{_ON_DATE}", FLAGS)
+_NEEDED_BEFORE_RE = re.compile(
+    r"(?:(?:need|needs|needed|want|wants|wanted|require|required)\s+(?:it|them|this|these|"
+    r"(?:the\s+)?results?|(?:the\s+)?output)"
+    r"|(?:results?|output)\s+(?:we\s+|i\s+)?(?:need|needed|want|required))\s+$",
+    FLAGS,
+)
+"""Before "for <date>": the results are needed for that day ("we need the results for Monday",
+"the result we need for Monday"): a deadline, by that day. The pattern starts at "for", a
+word, so the costly date grammar runs only where a "for" stands."""
 _DEADLINE_TYPO_RE = re.compile(
-    rf"(?<!\w)(?P<typo>de[a-z]{{4,7}})\s*:\s*(?:(?:at|on)\s+)?(?:the\s+)?{_WHEN}",
+    rf"(?<!\w)(?P<typo>de[a-z]{{4,7}})\s*:\s*{_ON_DATE}",
     FLAGS,
 )
 """A misspelt "deadline:" before a date ("deadine: tomorow noon")."""
@@ -178,6 +197,10 @@ _URGENCY_SPELLINGS = {s: u for u, spellings in lexicon.URGENCY_WORDS.items() for
 _URGENCY_RE = re.compile(rf"(?<![\w.]){alternation(_URGENCY_SPELLINGS)}(?!\w)", FLAGS)
 
 
+_TODAY = frozenset(("today", "tonight", "Today", "Tonight"))
+"""Needed "for today" is urgency (soon), as "today" is everywhere else."""
+
+
 def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
     """Absolute ("by 2026-12-01", "before Friday 5pm") and relative ("within 3 hours")."""
 
@@ -211,6 +234,15 @@ def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
         return True
 
     scanner.take(_DEADLINE_RE, absolute)
+    scanner.take(_DEADLINE_IS_RE, absolute)
+    scanner.take(
+        _FOR_DATE_RE,
+        lambda m: (
+            m.group("rel") not in _TODAY
+            and bool(_NEEDED_BEFORE_RE.search(scanner.text, max(0, m.start() - 40), m.start()))
+            and absolute(m)
+        ),
+    )
     scanner.take(_DEADLINE_TYPO_RE, lambda m: _deadline_typo(m) and absolute(m))
     scanner.take(_WITHIN_RE, relative)
     scanner.take(_NEXT_HOUR_RE, next_hour)
@@ -235,6 +267,9 @@ def extract_walltime(scanner: Scanner, draft: Draft) -> None:
             and re.match(r"\s*\?", scanner.text[m.end() :])
         ):
             return False  # "got 2 minutes?"; but "got 3h of rendering" is a run time
+        if unit_of_work_before(scanner.original, m.start()):
+            draft.unresolved.append(" ".join(m.group(0).split()))  # one trajectory's time
+            return True
         hms = m.groupdict().get("hms")
         seconds = hms_seconds(hms) if hms else duration_seconds(m.group("dur"))
         if seconds is None or not 1 <= seconds <= MAX_WALLTIME_S:

@@ -44,6 +44,11 @@ _NOT_A_NAME_RE = re.compile(
 )
 """Shaped like a name but no package: chemical formulas (LiNiO2, Li6PS5X), grades and codes
 (E4, F452), a bare version (v0.91), plural acronyms (FFTs, GPUs)."""
+_PARALLEL_MODELS = frozenset("mpi openmp cuda hip openacc sycl gpu cpu x threads".split())
+_LANGUAGES = frozenset(("c++", "c#", "objective-c"))
+"""Languages spelled like package names; a compiler for them is a package (gcc, llvm)."""
+_JULIA_PACKAGE_RE = re.compile(r"^[A-Z][A-Za-z0-9]*\.jl$")
+"""A Julia package: a capitalised name and ``.jl`` (a script is ``run.jl``, lower case)."""
 _SEPARATED_RE = re.compile(r"^[a-z][a-z0-9]*(?:[-.+_][a-z0-9]+)+\+?$")
 """Inner separators: nccl-tests, llama.cpp, py-spy."""
 _DIGITS_INSIDE_RE = re.compile(r"^(?:[a-z]+\d+[a-z0-9]*|[a-z]*\d+[a-z]+[a-z0-9]*)$")
@@ -75,6 +80,7 @@ _JOB_NOUNS = frozenset(
     """
     sweep sweeps run runs job jobs benchmark benchmarks simulation simulations pipeline
     workflow calculation calculations build builds training inference study tests test
+    model models code
     """.split()
 )
 """Nouns a package name stands before: "an optuna sweep", "the HPCG run"."""
@@ -85,13 +91,13 @@ _VERSION_AFTER_RE = re.compile(r"\s*(?:[<>=~!]=?\s*|v)?\d+\.\d")
 _NAME_BEFORE = frozenset(
     """
     install installed installing load loaded module modules package packages library libraries
-    lib libs toolkit framework plus tool tools suite via binary
+    lib libs toolkit framework plus tool tools suite via binary called named
     """.split()
 )
 _NAME_AFTER = frozenset(
     """
     package packages library libraries lib module modules toolkit framework installed available
-    suite plugin plugins bindings wrapper installation
+    suite plugin plugins bindings wrapper installation pkg pkgs
     """.split()
 )
 HARDWARE_RE = re.compile(
@@ -106,18 +112,32 @@ HARDWARE_RE = re.compile(
 """Words of requirements no field holds (architecture, OS, licence): unresolved, not names."""
 
 
+def _word_list(name: str) -> set[str]:
+    """The words of a shipped list, one per line, lower case; ``#`` lines are comments."""
+    text = resources.files("endpoint_plugins.parsing").joinpath(name).read_text(encoding="utf-8")
+    words = {line.strip().lower() for line in text.splitlines()}
+    return {w for w in words if w and not w.startswith("#")}
+
+
 @cache
 def filler_words() -> frozenset[str]:
     """Ordinary prose that may be ignored: the shipped word list plus the parser's stop words."""
-    text = (
-        resources.files("endpoint_plugins.parsing")
-        .joinpath("filler_words.txt")
-        .read_text(encoding="utf-8")
-    )
-    words = {line.strip().lower() for line in text.splitlines()}
-    words = {w for w in words if w and not w.startswith("#")}
     numbers = {w for spelling in lexicon.NUMBER_WORDS for w in spelling.split()}
+    words = _word_list("filler_words.txt")
     return frozenset(words | lexicon.STOP_WORDS | lexicon.DOMAIN_ACRONYMS | numbers)
+
+
+@cache
+def _common_words() -> frozenset[str]:
+    return frozenset(_word_list("common_words.txt"))
+
+
+def common_word(word: str) -> bool:
+    """Whether ``word`` is an everyday English word (about the 7,000 most frequent, measured by
+    wordfreq; see ``scripts/parsing/common_words.py``). Such a word becomes a package name only
+    on strong evidence: a version, an install or module line, a catalogue entry. Weak evidence,
+    such as being listed beside a package, suffices for rarer words ("diffusers", "racon")."""
+    return word.lower() in _common_words()
 
 
 @cache
@@ -280,6 +300,12 @@ def _classify(
         return "prose"
     if HARDWARE_RE.match(word) or any(HARDWARE_RE.match(p) for p in lower.split("-")):
         return "hardware"  # "AVX-512", "SVE-vectorised", "FPGA-accelerated"
+    if "+" in lower.strip("+") and set(lower.split("+")) <= _PARALLEL_MODELS:
+        return "unread"  # "MPI+OpenMP", "MPI+CUDA": how the code runs, not a package name
+    if lower in _LANGUAGES:
+        return "unread"  # "written in C++", "a C++ toolchain": a language, no package to find
+    if _JULIA_PACKAGE_RE.match(word):
+        return "name"  # "Oceananigans.jl", "CUDA.jl": Julia names its packages so
     if len(word) > MAX_NAME_CHARS or not re.search(r"[a-z]", lower) or lower.count(".") > 1:
         return "unread"  # "lic.example.ac.uk" is a host, not a package
     if _NOT_A_NAME_RE.match(word):
@@ -426,6 +452,9 @@ def _names_in_lists(
                 continue
             if kind == "unread" and not _shaped_like_a_list_item(word):
                 continue  # "processing", "quickly": English morphology, not a package
+            if kind == "unread" and common_word(word) and not word.isupper():
+                continue  # "and after", "and polish": an everyday word needs more than a list;
+                # written in capitals ("MontePython + CLASS") it is a name
             end = start + len(word)
             join = _LIST_JOIN_RE if english_word(word) else _LIST_JOIN_ARTICLE_RE
             if any(join.match(original[e:start]) for _, e in named if e <= start) or any(
@@ -460,6 +489,7 @@ def _lists_of_unread(original: str, words: list[tuple[int, str]], kinds: list[st
         if (
             len(run) > 1
             and all(_shaped_like_a_list_item(w) for w in listed)
+            and not all(_CODE_NAME_RE.match(w) for w in listed)  # "ERA5 and CMIP6"
             and any(not english_word(w) for w in listed)  # "xformers and diffusers"
         ):
             for k in run:
@@ -479,6 +509,12 @@ def _shaped_like_a_list_item(word: str) -> bool:
         and len(word) > 2
         and not word.lower().endswith(_ENGLISH_ENDINGS)
     )
+
+
+_CODE_NAME_RE = re.compile(r"^[A-Z]+\d+[A-Z\d]*$")
+"""Capitals and digits (ERA5, CMIP6, PM10): data sets and standards as often as packages
+(SPM12, ISCE2). Listed beside a package they are packages; listed only with each other they
+prove nothing, and stay unread."""
 
 
 _ADJECTIVE_ENDS = frozenset(

@@ -118,10 +118,14 @@ def test_no_extractor_fails_on_the_corpus() -> None:
 
 
 def test_dev_split_accuracy_floor() -> None:
-    """A regression floor, not a target: the held-out figures are in docs/benchmarks.md."""
+    """A regression floor, not a target: the held-out figures are in docs/benchmarks.md.
+
+    dev-f and dev-g (120 requests in new wording) joined the split at 0.961 / 73 %; the round
+    that followed brought all seven files to 0.979 / 83.5 %. Raise it as the figures rise, never
+    lower it to let a change through."""
     result, _ = score(DEV, parse_requirements, NOW)
-    assert result.micro.f1 >= 0.968
-    assert result.exact_rate >= 0.78
+    assert result.micro.f1 >= 0.976
+    assert result.exact_rate >= 0.82
     assert result.unexpressible_flagged >= result.unexpressible - 1
     assert set(result.fields) <= set(FIELDS)
 
