@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from endpoint_plugins.parsing import lexicon
+from endpoint_plugins.parsing.triggers import fold, triggers
 
 BARRIER = "\x00"
 """Replaces understood text. Neither a word character nor whitespace, so no pattern spans it."""
@@ -31,6 +32,9 @@ class Scanner:
         self.text = text
         self.original = text
         """The text before anything was blanked (same length, so spans line up)."""
+        self._folded = fold(text)
+        self._folded_from = text
+        """:attr:`text` case-folded for the trigger test, and the string it was folded from."""
 
     def take(self, pattern: re.Pattern[str], handle: Callable[[re.Match[str]], bool]) -> int:
         """Offer every match of ``pattern`` to ``handle``; blank out those it accepts.
@@ -41,6 +45,8 @@ class Scanner:
         Returns:
             How many matches were accepted.
         """
+        if not self._may_match(pattern):
+            return 0
         accepted = 0
         for match in list(pattern.finditer(self.text)):
             if handle(match):
@@ -62,6 +68,28 @@ class Scanner:
 
     def _blank(self, start: int, end: int) -> None:
         self._chars[start:end] = BARRIER * (end - start)
+
+    def _may_match(self, pattern: re.Pattern[str]) -> bool:
+        """False only when ``pattern`` provably has no match in the text (see :mod:`triggers`).
+
+        The test runs on the current text, so words an earlier extractor already claimed no
+        longer wake the patterns that would read them. The folded copy is refreshed only when
+        the text has changed since it was made (most takes accept nothing).
+        """
+        try:
+            needed = _TRIGGERS[pattern]
+        except KeyError:
+            needed = _TRIGGERS[pattern] = triggers(pattern)
+        if needed is None:
+            return True
+        text = self.text
+        if self._folded_from is not text:
+            self._folded, self._folded_from = fold(text), text
+        return any(map(self._folded.__contains__, needed))
+
+
+_TRIGGERS: dict[re.Pattern[str], tuple[str, ...] | None] = {}
+"""Triggers per pattern, derived on first use (patterns are module constants)."""
 
 
 # -- building patterns from the lexicon ------------------------------------------------------
