@@ -45,8 +45,12 @@ class Scanner:
         Returns:
             How many matches were accepted.
         """
-        if not self._may_match(pattern):
-            return 0
+        known = _TRIGGERS.get(id(pattern))
+        if known is None or known[0] is not pattern:
+            known = _TRIGGERS[id(pattern)] = (pattern, triggers(pattern))
+        needed = known[1]
+        if needed is not None and not self._holds_any(needed):
+            return 0  # provably no match (see :mod:`triggers`): skip the scan
         accepted = 0
         for match in list(pattern.finditer(self.text)):
             if handle(match):
@@ -69,27 +73,23 @@ class Scanner:
     def _blank(self, start: int, end: int) -> None:
         self._chars[start:end] = BARRIER * (end - start)
 
-    def _may_match(self, pattern: re.Pattern[str]) -> bool:
-        """False only when ``pattern`` provably has no match in the text (see :mod:`triggers`).
+    def _holds_any(self, strings: tuple[str, ...]) -> bool:
+        """Whether the case-folded current text contains one of ``strings``.
 
-        The test runs on the current text, so words an earlier extractor already claimed no
-        longer wake the patterns that would read them. The folded copy is refreshed only when
-        the text has changed since it was made (most takes accept nothing).
+        Runs on the current text, so words an earlier extractor already claimed no longer wake
+        the patterns that would read them. The folded copy is refreshed only when the text has
+        changed since it was made (most takes accept nothing).
         """
-        try:
-            needed = _TRIGGERS[pattern]
-        except KeyError:
-            needed = _TRIGGERS[pattern] = triggers(pattern)
-        if needed is None:
-            return True
         text = self.text
         if self._folded_from is not text:
             self._folded, self._folded_from = fold(text), text
-        return any(map(self._folded.__contains__, needed))
+        return any(map(self._folded.__contains__, strings))
 
 
-_TRIGGERS: dict[re.Pattern[str], tuple[str, ...] | None] = {}
-"""Triggers per pattern, derived on first use (patterns are module constants)."""
+_TRIGGERS: dict[int, tuple[re.Pattern[str], tuple[str, ...] | None]] = {}
+"""Each pattern's triggers, derived on first use and keyed by identity: hashing a compiled
+pattern hashes its whole compiled program, which for the catalogue patterns cost more than
+the trigger test itself. The pattern is kept in the entry, so its id cannot be reused."""
 
 
 # -- building patterns from the lexicon ------------------------------------------------------
