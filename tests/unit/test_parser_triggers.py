@@ -55,10 +55,41 @@ def test_triggers_are_strings_every_match_contains(pattern: str, expected: objec
 def test_every_match_of_every_pattern_holds_a_trigger(text: str) -> None:
     parse_requirements(text)  # fills the trigger cache with every pattern the parser offers
     folded = fold(text)
-    for pattern, needed in list(scanner._TRIGGERS.items()):
+    for pattern, needed in list(scanner._TRIGGERS.values()):
         if needed is None:
             continue
         for match in pattern.finditer(text):
             assert any(t in fold(match.group()) for t in needed), (pattern.pattern, needed)
         if not any(t in folded for t in needed):
             assert pattern.search(text) is None
+
+
+def test_the_one_edit_index_finds_what_comparing_every_choice_finds() -> None:
+    """The deletion-key index behind ``typo_of`` must pick exactly what a full scan picks."""
+    import random
+
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
+
+    from endpoint_plugins.parsing.vocabulary import _long_filler, filler_words, typo_of
+
+    choices = _long_filler(filler_words())
+    rnd = random.Random(7)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    for _ in range(3000):
+        word = list(rnd.choice(choices))
+        for _ in range(rnd.randint(0, 2)):
+            i = rnd.randrange(len(word))
+            kind = rnd.randrange(4)
+            if kind == 0 and len(word) > 1:
+                del word[i]
+            elif kind == 1:
+                word.insert(i, rnd.choice(letters))
+            elif kind == 2:
+                word[i] = rnd.choice(letters)
+            elif i + 1 < len(word):
+                word[i], word[i + 1] = word[i + 1], word[i]
+        text = "".join(word)
+        near = [c for c in choices if abs(len(c) - len(text)) <= 1]
+        full = process.extractOne(text, near, scorer=OSA.distance, score_cutoff=1) if near else None
+        assert typo_of(text, choices, 1) == (full[0] if full else None), text
