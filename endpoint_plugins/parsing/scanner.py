@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from endpoint_plugins.parsing import lexicon
+from endpoint_plugins.parsing.triggers import fold, triggers
 
 BARRIER = "\x00"
 """Replaces understood text. Neither a word character nor whitespace, so no pattern spans it."""
@@ -31,6 +32,9 @@ class Scanner:
         self.text = text
         self.original = text
         """The text before anything was blanked (same length, so spans line up)."""
+        self._folded = fold(text)
+        self._folded_from = text
+        """:attr:`text` case-folded for the trigger test, and the string it was folded from."""
 
     def take(self, pattern: re.Pattern[str], handle: Callable[[re.Match[str]], bool]) -> int:
         """Offer every match of ``pattern`` to ``handle``; blank out those it accepts.
@@ -41,6 +45,12 @@ class Scanner:
         Returns:
             How many matches were accepted.
         """
+        known = _TRIGGERS.get(id(pattern))
+        if known is None or known[0] is not pattern:
+            known = _TRIGGERS[id(pattern)] = (pattern, triggers(pattern))
+        needed = known[1]
+        if needed is not None and not self._holds_any(needed):
+            return 0  # provably no match (see :mod:`triggers`): skip the scan
         accepted = 0
         for match in list(pattern.finditer(self.text)):
             if handle(match):
@@ -62,6 +72,24 @@ class Scanner:
 
     def _blank(self, start: int, end: int) -> None:
         self._chars[start:end] = BARRIER * (end - start)
+
+    def _holds_any(self, strings: tuple[str, ...]) -> bool:
+        """Whether the case-folded current text contains one of ``strings``.
+
+        Runs on the current text, so words an earlier extractor already claimed no longer wake
+        the patterns that would read them. The folded copy is refreshed only when the text has
+        changed since it was made (most takes accept nothing).
+        """
+        text = self.text
+        if self._folded_from is not text:
+            self._folded, self._folded_from = fold(text), text
+        return any(map(self._folded.__contains__, strings))
+
+
+_TRIGGERS: dict[int, tuple[re.Pattern[str], tuple[str, ...] | None]] = {}
+"""Each pattern's triggers, derived on first use and keyed by identity: hashing a compiled
+pattern hashes its whole compiled program, which for the catalogue patterns cost more than
+the trigger test itself. The pattern is kept in the entry, so its id cannot be reused."""
 
 
 # -- building patterns from the lexicon ------------------------------------------------------

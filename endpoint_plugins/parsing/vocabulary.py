@@ -188,10 +188,45 @@ def typo_of(word: str, choices: Sequence[str], edits: int) -> str | None:
     those are compared (the parser asks this for every unknown word).
     """
     near = _near_in_length(choices, len(word), edits)
+    if edits == 1 and len(near) > _INDEXED_FROM:
+        near = _one_edit_candidates(choices, word)
     if not near:
         return None
     found = process.extractOne(word, near, scorer=OSA.distance, score_cutoff=edits)
     return found[0] if found else None
+
+
+_INDEXED_FROM = 32
+"""Fewer length-matched choices than this are simply all compared."""
+
+_DELETIONS: dict[int, tuple[Sequence[str], dict[str, list[int]]]] = {}
+
+
+def _one_edit_candidates(choices: Sequence[str], word: str) -> list[str]:
+    """Every choice within one edit of ``word`` (and a few more), in the order of ``choices``.
+
+    Comparing an unknown word with each of the ~2,000 ordinary words of the right length was
+    most of the typo check. Two strings one insertion, deletion, substitution or swap apart
+    always share a "deletion key" (the string itself or it with one letter dropped), so an
+    index from keys to choices finds every candidate at once. Keys also pair some strings two
+    edits apart; the caller's exact distance check drops those, and because the order of
+    ``choices`` is kept the closest-first pick is the same as over the full list.
+    """
+    known = _DELETIONS.get(id(choices))
+    if known is None or known[0] is not choices:
+        index: dict[str, list[int]] = {}
+        for position, choice in enumerate(choices):
+            for key in _deletion_keys(choice):
+                index.setdefault(key, []).append(position)
+        known = (choices, index)
+        _DELETIONS[id(choices)] = known
+    index = known[1]
+    positions = {p for key in _deletion_keys(word) for p in index.get(key, ())}
+    return [choices[p] for p in sorted(positions)]
+
+
+def _deletion_keys(text: str) -> set[str]:
+    return {text, *(text[:i] + text[i + 1 :] for i in range(len(text)))}
 
 
 _BY_LENGTH: dict[int, tuple[Sequence[str], dict[tuple[int, int], tuple[str, ...]]]] = {}

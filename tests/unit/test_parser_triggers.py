@@ -1,0 +1,95 @@
+"""The literal pre-check that lets the scanner skip patterns that cannot match.
+
+Skipping must never change a parse, so these tests pin the two facts it rests on: the
+case-folding table is complete, and every match of every pattern the parser offers contains
+one of that pattern's triggers.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from endpoint_plugins.parsing import scanner
+from endpoint_plugins.parsing.parser import parse_requirements
+from endpoint_plugins.parsing.triggers import _IGNORECASE_TO_ASCII, fold, triggers
+
+
+def test_the_folding_table_lists_every_non_ascii_character_an_ascii_letter_matches() -> None:
+    ascii_letter = re.compile(r"[a-z0-9]", re.IGNORECASE)
+    found = {
+        cp
+        for cp in range(0x80, 0x110000)
+        if not 0xD800 <= cp <= 0xDFFF and ascii_letter.fullmatch(chr(cp))
+    }
+    assert found == set(_IGNORECASE_TO_ASCII)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        (r"(?<!\w)budget\s+(?:of\s+)?\d+", ("budget",)),
+        (r"(?:gpu|device)s?\s*:\s*\d", ("device", "gpu")),
+        (r"(?:a\s+)?total", ("total",)),
+        (r"\d+\s*(?:h|hours?)", ("h",)),
+        (r"[a-z]+\d", None),
+        (r"(?:x|\d)", None),
+        (r"(?:foo)?bar?", ("ba",)),
+    ],
+)
+def test_triggers_are_strings_every_match_contains(pattern: str, expected: object) -> None:
+    assert triggers(re.compile(pattern, re.IGNORECASE)) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GROMACS with CUDA on 2 nodes, BUDGET OF 300 USD, within 3 HOURS",
+        "Need LAMMPS on four nodes, 64 cores each, InfiniBand, by Friday",
+        # non-ASCII letters that ASCII letters match case-insensitively
+        "need 2 node\u017f with 4 GPU\u017f each, deadl\u0131ne tomorrow, 64 \u212aB",
+        "\u0130NF\u0130N\u0130BAND please, 1.5 T\u0130B of \u0131ocal scratch",
+    ],
+)
+def test_every_match_of_every_pattern_holds_a_trigger(text: str) -> None:
+    parse_requirements(text)  # fills the trigger cache with every pattern the parser offers
+    folded = fold(text)
+    for pattern, needed in list(scanner._TRIGGERS.values()):
+        if needed is None:
+            continue
+        for match in pattern.finditer(text):
+            assert any(t in fold(match.group()) for t in needed), (pattern.pattern, needed)
+        if not any(t in folded for t in needed):
+            assert pattern.search(text) is None
+
+
+def test_the_one_edit_index_finds_what_comparing_every_choice_finds() -> None:
+    """The deletion-key index behind ``typo_of`` must pick exactly what a full scan picks."""
+    import random
+
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
+
+    from endpoint_plugins.parsing.vocabulary import _long_filler, filler_words, typo_of
+
+    choices = _long_filler(filler_words())
+    rnd = random.Random(7)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    for _ in range(3000):
+        word = list(rnd.choice(choices))
+        for _ in range(rnd.randint(0, 2)):
+            i = rnd.randrange(len(word))
+            kind = rnd.randrange(4)
+            if kind == 0 and len(word) > 1:
+                del word[i]
+            elif kind == 1:
+                word.insert(i, rnd.choice(letters))
+            elif kind == 2:
+                word[i] = rnd.choice(letters)
+            elif i + 1 < len(word):
+                word[i], word[i + 1] = word[i + 1], word[i]
+        text = "".join(word)
+        near = [c for c in choices if abs(len(c) - len(text)) <= 1]
+        full = process.extractOne(text, near, scorer=OSA.distance, score_cutoff=1) if near else None
+        assert typo_of(text, choices, 1) == (full[0] if full else None), text
