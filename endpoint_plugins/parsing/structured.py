@@ -25,7 +25,16 @@ from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.constraints import parse_constraints
 from endpoint_plugins.parsing.draft import Count, Draft, Mention
 from endpoint_plugins.parsing.english import english_word
-from endpoint_plugins.parsing.scanner import FLAGS, SIZE, Scanner, lookup, size_in_gb, squash
+from endpoint_plugins.parsing.resources import MAX_STORAGE_GB
+from endpoint_plugins.parsing.scanner import (
+    FLAGS,
+    SIZE,
+    Scanner,
+    in_range,
+    lookup,
+    size_in_gb,
+    squash,
+)
 from endpoint_plugins.parsing.timing import duration_seconds, hms_seconds
 from endpoint_plugins.parsing.vocabulary import filler_words
 from providers.wire.requirements import Fabric, Feature, GpuVendor, StorageKind, Urgency
@@ -887,6 +896,8 @@ class _Pairs:
             return False
         kind = _storage_kind(key)
         size = _size_with_unit(key, value)
+        if size is not None and not in_range(size, 1e-6, MAX_STORAGE_GB):
+            return False  # "free: 0" sizes nothing: left unread, so it is quoted, not dropped
         if size is None:
             found = _storage_kind(squash(value))
             if found is not None:

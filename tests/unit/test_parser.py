@@ -631,6 +631,18 @@ def test_any_text_parses_and_round_trips(text: str) -> None:
     _assert_sound(parse_requirements(text, now=NOW), text)
 
 
+@pytest.mark.parametrize(
+    "text", ["free :0 ", "scratch: 0 GB", "disk=0TB", "free space: 0\nnodes: 2", "storage: 0.0 TB"]
+)
+def test_a_storage_size_of_zero_in_key_value_form_is_quoted_not_an_error(text: str) -> None:
+    """A zero size is not a storage requirement the model can hold (sizes are > 0): the pair
+    stays unread, so the proposal quotes it, instead of the whole request failing to build."""
+    parsed = parse_requirements(text)
+    _assert_sound(parsed, text)
+    assert parsed.storage == ()
+    assert any("0" in note for note in parsed.unparsed), parsed.unparsed
+
+
 @settings(max_examples=300, deadline=None)
 @given(text=_MIXTURES, now=_CLOCKS)
 def test_vocabulary_soup_parses_and_round_trips(text: str, now: datetime | None) -> None:
