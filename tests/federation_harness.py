@@ -143,6 +143,26 @@ def token_file(path: Path) -> str:
     return token
 
 
+def start_hub(folder: Path, settings: str = "heartbeat_s: 1\nsite_timeout_s: 20\n") -> Federation:
+    """A ``secretary serve hub`` process on a free port with a client token and a shared join
+    token in ``folder``; ``settings`` are more lines of its YAML configuration. The caller
+    stops it with ``fed.procs.stop_all()``."""
+    token = token_file(folder / "tokens.txt")
+    token_file(folder / "join.txt")
+    port = free_port()
+    (folder / "hub.yaml").write_text(
+        f"name: hub\nport: {port}\ntoken_file: tokens.txt\njoin_token_file: join.txt\n" + settings
+    )
+    procs = Procs(folder, folder / "home")
+    fed = Federation(procs, f"http://127.0.0.1:{port}/mcp", token, folder / "join.txt")
+    try:
+        procs.start("hub", ["serve", "hub", "--config", str(folder / "hub.yaml")])
+    except BaseException:
+        procs.stop_all()
+        raise
+    return fed
+
+
 APPEND = "import sys; open(sys.argv[1], 'a').write(sys.argv[2] + chr(10))"
 """A job's whole command: append its name to a file (``sys.argv[1]``), the ground truth of what
 ran, written by the jobs themselves and by nothing under test."""

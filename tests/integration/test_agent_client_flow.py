@@ -17,7 +17,7 @@ from typing import Any
 import httpx2
 import jsonschema
 import pytest
-from federation_harness import Federation, Procs, free_port, token_file, wait_for
+from federation_harness import Federation, start_hub, wait_for
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
@@ -29,20 +29,12 @@ MARK = "agent-flow-output-7f3a"
 @pytest.fixture(scope="module")
 def fed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Federation]:
     folder = tmp_path_factory.mktemp("agent-flow")
-    token = token_file(folder / "tokens.txt")
-    token_file(folder / "join.txt")
-    port = free_port()
-    (folder / "hub.yaml").write_text(
-        f"name: hub\nport: {port}\ntoken_file: tokens.txt\njoin_token_file: join.txt\n"
-        "heartbeat_s: 1\nsite_timeout_s: 20\njob_poll_s: 0.2\n"
-    )
     (folder / "here.yaml").write_text(
         "name: here\nkind: local\nproviders: {enabled: [local, cpu, memory]}\n"
     )
-    procs = Procs(folder, folder / "home")
-    fed = Federation(procs, f"http://127.0.0.1:{port}/mcp", token, folder / "join.txt")
+    fed = start_hub(folder, "heartbeat_s: 1\nsite_timeout_s: 20\njob_poll_s: 0.2\n")
+    procs = fed.procs
     try:
-        procs.start("hub", ["serve", "hub", "--config", str(folder / "hub.yaml")])
         fed.start_worker("w-here", str(folder / "here.yaml"))
         wait_for(lambda: "here" in fed.sites(), "the worker to register", timeout_s=90)
         yield fed

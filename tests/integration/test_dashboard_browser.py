@@ -25,7 +25,7 @@ from typing import Any
 import httpx2
 import pytest
 from conftest import need_service, wait_until
-from federation_harness import ROOT, Federation, Procs, free_port, token_file, wait_for
+from federation_harness import ROOT, Federation, start_hub, wait_for
 
 DEMO = ROOT / "secretary_executor" / "fleets" / "demo"
 PAYLOAD = '<img src=x onerror="window.__pwned=1;alert(1)"><script>window.__pwned=2</script>'
@@ -46,21 +46,16 @@ def artifacts() -> Path:
 @pytest.fixture(scope="module")
 def fed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Federation]:
     folder = tmp_path_factory.mktemp("dashboard-browser")
-    token = token_file(folder / "tokens.txt")
-    token_file(folder / "join.txt")
-    port = free_port()
-    (folder / "hub.yaml").write_text(
-        f"name: hub\nport: {port}\ntoken_file: tokens.txt\njoin_token_file: join.txt\n"
-        f"heartbeat_s: 1\nsite_timeout_s: 20\njob_poll_s: 0.2\nledger: {folder / 'ledger.db'}\n"
-    )
     (folder / "here.yaml").write_text(
         f"name: here\nkind: local\ndescription: {json.dumps(PAYLOAD)}\n"
         "prices: {cpu_node_hour: 0.5}\nproviders: {enabled: [local, cpu, memory]}\n"
     )
-    procs = Procs(folder, folder / "home")
-    fed = Federation(procs, f"http://127.0.0.1:{port}/mcp", token, folder / "join.txt")
+    fed = start_hub(
+        folder,
+        f"heartbeat_s: 1\nsite_timeout_s: 20\njob_poll_s: 0.2\nledger: {folder / 'ledger.db'}\n",
+    )
+    procs = fed.procs
     try:
-        procs.start("hub", ["serve", "hub", "--config", str(folder / "hub.yaml")])
         fed.start_worker("w-campus", str(DEMO / "hpc-campus.yaml"))
         fed.start_worker("w-here", str(folder / "here.yaml"))
         wait_for(lambda: {"hpc-campus", "here"} <= set(fed.sites()), "two workers", timeout_s=90)
