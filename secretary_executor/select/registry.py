@@ -84,7 +84,8 @@ def get_selector(name: str) -> Selector:
 
 
 def list_selectors() -> list[SelectorInfo]:
-    """Every algorithm with its Table 1 row, in the table's order."""
+    """Every algorithm with its Table 1 row, in the table's order, then the variants the paper
+    evaluates beyond the table (agentic-cost): every name ``get_selector`` accepts is listed."""
     return [
         SelectorInfo(
             name=cls.name,
@@ -93,7 +94,7 @@ def list_selectors() -> list[SelectorInfo]:
             use_case=getattr(cls, "use_case", ""),
             summary=cls.summary,
         )
-        for cls in SELECTORS.values()
+        for cls in (*SELECTORS.values(), *VARIANTS.values())
     ]
 
 

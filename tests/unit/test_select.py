@@ -24,6 +24,7 @@ from secretary_executor.select import (
     list_selectors,
     select_with_fallback,
 )
+from secretary_executor.select.registry import VARIANTS
 
 R, B = Verdict.READY, Verdict.BUSY
 NEVER = (Verdict.INCOMPATIBLE, Verdict.NEEDS_INFORMATION, Verdict.UNREACHABLE, Verdict.UNKNOWN)
@@ -76,6 +77,8 @@ def test_list_selectors_matches_table_1() -> None:
         "Fleet-wide load balancing",
     )
     assert all(info.summary for info in rows.values())
+    assert list(rows) == [*SELECTORS, *VARIANTS]  # every name get_selector accepts, Table 1 first
+    assert (rows["agentic-cost"].logic, rows["agentic-cost"].status) == ("LLM Reasoning", "Varies")
 
 
 def test_get_selector_returns_fresh_instances_and_normalises_names() -> None:
