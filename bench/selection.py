@@ -9,7 +9,10 @@ for the ordering selectors:
 * ``on a ProposalSet``: the proposals were read into plain rows once, when they arrived
   (``ProposalSet(proposals)``, timed on its own as ``arrival``), and this is the set's first
   ranking by the algorithm: building the flat keys from the rows and sorting them;
-* ``again``: a later ranking of the same set by the same algorithm (the kept one, copied).
+* ``again``: a later ranking of the same set by the same algorithm (the kept one, copied);
+
+and, as ``broker``, the broker's own decision: ``select_with_fallback`` on a fresh list (the
+policy's algorithm alone), which also names the ranked sites in its outcome.
 
 The baseline is sorting N floats with ``sorted``, so the ratio column says how many plain sorts
 one decision costs and stays comparable across machines. Each figure is the fastest of
@@ -44,7 +47,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from providers.wire import Metrics, Policy, Proposal, Verdict  # noqa: E402
-from secretary_executor.select import SELECTORS, ProposalSet, Selector, get_selector  # noqa: E402
+from secretary_executor.select import (  # noqa: E402
+    SELECTORS,
+    ProposalSet,
+    Selector,
+    get_selector,
+    select_with_fallback,
+)
 from secretary_executor.select.base import SortingSelector  # noqa: E402
 
 T = TypeVar("T")
@@ -166,6 +175,11 @@ def main() -> None:
                     row(
                         n, f"{name}, again", per_call_us(decide_kept(selector), kept, *timing), base
                     )
+
+                    def broker(ps: list[Proposal], p: Policy = policy) -> object:
+                        return select_with_fallback(list(ps), None, p)
+
+                    row(n, f"{name}, broker", per_call_us(broker, sets, *timing), base)
                 progress.advance(task)
     console.print(table)
 

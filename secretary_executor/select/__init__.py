@@ -2,7 +2,8 @@
 
 Each algorithm of the paper's Table 1 is one small :class:`Selector`; :func:`get_selector`
 finds one by name and :func:`select_with_fallback` runs a policy's algorithm with its fallbacks.
-A :class:`ProposalSet` reads a request's proposals once, so every algorithm ranks plain rows.
+An ordering algorithm reads the fields it ranks by straight from the proposals; a
+:class:`ProposalSet` reads them once into plain rows, for proposals ranked more than once.
 """
 
 from secretary_executor.select.agentic import Agentic

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from providers.wire import Policy, Proposal, Requirements, Verdict
-from secretary_executor.select._common import READY_OR_BUSY, candidates
-from secretary_executor.select.proposal_set import ProposalSet, Row, as_set
+from secretary_executor.select._common import READY_OR_BUSY, candidates, distinct
+from secretary_executor.select.proposal_set import ProposalSet, Row
 
 
 class Selector(ABC):
@@ -56,12 +56,13 @@ class SortingSelector(Selector):
     key ends with the site name, so equal inputs always give the same answer.
 
     That definition is slow to evaluate (helper calls, nested tuples and pydantic field reads
-    per proposal), so a subclass also gives ``keys``: the same order as flat tuples built from
-    the plain rows of a :class:`ProposalSet` (read once when the proposals arrive), which
-    ``list.sort`` compares without calling back into Python. Where a column it ranks by holds a
-    known value that the rows' ``inf`` cannot tell from unknown (``columns`` against
-    ``ProposalSet.ambiguous``), ``sort_key`` decides instead. Tests hold the two to the same
-    ranking on random proposal sets.
+    per proposal), so a subclass also gives the same order as flat tuples that ``list.sort``
+    compares without calling back into Python: ``direct`` builds them in one pass over the
+    models (a plain list or tuple of proposals, ranked once), ``keys`` from the plain rows of a
+    :class:`ProposalSet` (read once, for proposals ranked again). Where a column it ranks by
+    holds a known value that ``inf`` cannot tell from unknown (``direct`` returns None;
+    ``columns`` against ``ProposalSet.ambiguous``), ``sort_key`` decides instead. Tests hold
+    the three to the same ranking on random proposal sets.
     """
 
     verdicts: ClassVar[frozenset[Verdict]] = READY_OR_BUSY
@@ -77,6 +78,13 @@ class SortingSelector(Selector):
         """Flat keys for ``rows``, each ending with (position, proposal), as groups ranked
         best group first, each to be sorted on its own."""
 
+    @abstractmethod
+    def direct(self, proposals: Sequence[Proposal]) -> list[list[tuple[Any, ...]]] | None:
+        """The groups :meth:`keys` gives for ``proposals`` (each object once, as from
+        :func:`distinct`), read straight from the models in one pass, with the proposal's index
+        as its position; None when a column ranked by holds a known value that ``inf`` cannot
+        tell from unknown (``sort_key`` decides then)."""
+
     def rank(
         self,
         proposals: Sequence[Proposal],
@@ -84,15 +92,29 @@ class SortingSelector(Selector):
         policy: Policy,
     ) -> list[Proposal]:
         """Proposals with one of ``verdicts``, ordered by ``sort_key``; kept by a
-        :class:`ProposalSet` for its next ranking by this algorithm."""
-        return as_set(proposals).ranked_by(self)
+        :class:`ProposalSet` for its next ranking by this algorithm.
+
+        From any other sequence the keys are read straight from the models (:meth:`direct`):
+        building a set's rows reads every column for every algorithm, which only pays when the
+        same proposals are ranked again."""
+        if isinstance(proposals, ProposalSet):
+            return proposals.ranked_by(self)
+        groups = self.direct(distinct(proposals))
+        if groups is None:
+            return sorted(candidates(proposals, self.verdicts), key=self.sort_key)
+        return self._concat(groups)
 
     def order(self, proposals: ProposalSet) -> list[Proposal]:
         """The ranking of ``proposals`` computed now."""
         if self.columns & proposals.ambiguous:
             return sorted(candidates(proposals, self.verdicts), key=self.sort_key)
+        return self._concat(self.keys(proposals.rows))
+
+    @staticmethod
+    def _concat(groups: list[list[tuple[Any, ...]]]) -> list[Proposal]:
+        """The proposals of ``groups``, each group sorted, best group first."""
         ranked: list[Proposal] = []
-        for group in self.keys(proposals.rows):
+        for group in groups:
             group.sort()
             ranked += [key[-1] for key in group]
         return ranked
@@ -104,8 +126,13 @@ class SortingSelector(Selector):
         policy: Policy | None = None,
     ) -> Proposal | None:
         """The best proposal: the smallest key, found without sorting the rest."""
-        kept = as_set(proposals)
-        if self.columns & kept.ambiguous:
-            return min(candidates(kept, self.verdicts), key=self.sort_key, default=None)
-        best = next((min(group) for group in self.keys(kept.rows) if group), None)
+        if isinstance(proposals, ProposalSet):
+            groups: list[list[tuple[Any, ...]]] | None = (
+                None if self.columns & proposals.ambiguous else self.keys(proposals.rows)
+            )
+        else:
+            groups = self.direct(distinct(proposals))
+        if groups is None:
+            return min(candidates(proposals, self.verdicts), key=self.sort_key, default=None)
+        best = next((min(group) for group in groups if group), None)
         return None if best is None else best[-1]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from providers.wire import Proposal
-from secretary_executor.select._common import busy_after_ready, low_first
+from providers.wire import Proposal, Verdict
+from secretary_executor.select._common import INF, busy_after_ready, low_first
 from secretary_executor.select.base import SortingSelector
 from secretary_executor.select.proposal_set import COST, START, Row
 
@@ -41,3 +41,27 @@ class MinCost(SortingSelector):
     def keys(self, rows: Sequence[Row]) -> list[list[tuple[Any, ...]]]:
         """One group; the cost leads every key, as in :meth:`sort_key`."""
         return [[(c, busy, t, site, i, p) for busy, t, c, _, _, site, i, p in rows]]
+
+    def direct(self, proposals: Sequence[Proposal]) -> list[list[tuple[Any, ...]]] | None:
+        """The group of :meth:`keys`, read straight from the models in one pass."""
+        ready, busy, inf = Verdict.READY, Verdict.BUSY, INF
+        group: list[tuple[Any, ...]] = []
+        append = group.append
+        for i, p in enumerate(proposals):
+            fields = p.__dict__
+            verdict = fields["verdict"]
+            if verdict is not ready and verdict is not busy:
+                continue
+            m = fields["metrics"].__dict__
+            t = m["estimated_start_s"]
+            if t is None or not t < inf:
+                if t == inf:
+                    return None
+                t = inf
+            c = m["estimated_cost_usd"]
+            if c is None or not c < inf:
+                if c == inf:
+                    return None
+                c = inf
+            append((c, verdict is busy, t, fields["site"], i, p))
+        return [group]

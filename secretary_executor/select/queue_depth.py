@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from providers.wire import Proposal
-from secretary_executor.select._common import busy_after_ready, high_first, low_first
+from providers.wire import Proposal, Verdict
+from secretary_executor.select._common import INF, busy_after_ready, high_first, low_first
 from secretary_executor.select.base import SortingSelector
 from secretary_executor.select.proposal_set import FREE, QUEUE, Row
 
@@ -40,3 +40,29 @@ class QueueDepth(SortingSelector):
     def keys(self, rows: Sequence[Row]) -> list[list[tuple[Any, ...]]]:
         """One group; the queue depth leads every key, as in :meth:`sort_key`."""
         return [[(q, f, busy, site, i, p) for busy, _, _, q, f, site, i, p in rows]]
+
+    def direct(self, proposals: Sequence[Proposal]) -> list[list[tuple[Any, ...]]] | None:
+        """The group of :meth:`keys`, read straight from the models in one pass (queue depth
+        and free nodes are validated ints, never ambiguous)."""
+        ready, busy, inf = Verdict.READY, Verdict.BUSY, INF
+        group: list[tuple[Any, ...]] = []
+        append = group.append
+        for i, p in enumerate(proposals):
+            fields = p.__dict__
+            verdict = fields["verdict"]
+            if verdict is not ready and verdict is not busy:
+                continue
+            m = fields["metrics"].__dict__
+            q = m["queue_depth"]
+            f = m["free_nodes"]
+            append(
+                (
+                    inf if q is None else q * 1.0,
+                    inf if f is None else f * -1.0,
+                    verdict is busy,
+                    fields["site"],
+                    i,
+                    p,
+                )
+            )
+        return [group]

@@ -7,6 +7,7 @@ fresh selector each time, so selectors can never leak state between requests.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 
 from pydantic import BaseModel, ConfigDict
 
@@ -16,7 +17,6 @@ from secretary_executor.select.agentic import Agentic, AgenticCost
 from secretary_executor.select.base import Selector
 from secretary_executor.select.first_ready import FirstReady
 from secretary_executor.select.min_cost import MinCost
-from secretary_executor.select.proposal_set import as_set
 from secretary_executor.select.queue_depth import QueueDepth
 from secretary_executor.select.random_ready import RandomReady
 from secretary_executor.select.run_anytime import RunAnytime
@@ -60,6 +60,9 @@ class SelectionOutcome(BaseModel):
     algorithm: str
     ranked: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+
+
+_site = attrgetter("site")
 
 
 def _normalise(name: str) -> str:
@@ -130,10 +133,12 @@ def select_with_fallback(
             chain.append(key)
 
     notes: list[str] = []
-    arrived = as_set(proposals)  # read once for every algorithm of the chain and for dispatch
+    # No ProposalSet here: an ordering selector reads its keys straight from the models, and
+    # each algorithm of the chain ranks these proposals at most once (the chain has no repeats,
+    # and the first one that decides ends it), so rows read for every algorithm would not pay.
     for name in chain:
         try:
-            ranked = get_selector(name).rank(arrived, requirements, policy)
+            ranked = get_selector(name).rank(proposals, requirements, policy)
         except SelectionError as exc:
             notes.append(f"{name} could not decide: {exc.message}")
             continue
@@ -142,7 +147,7 @@ def select_with_fallback(
         return SelectionOutcome(
             chosen=ranked[0] if ranked else None,
             algorithm=name,
-            ranked=tuple(p.site for p in ranked),
+            ranked=tuple(map(_site, ranked)),
             notes=tuple(notes),
         )
     raise SelectionError(

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from providers.wire import Proposal
-from secretary_executor.select._common import busy_after_ready, low_first
+from providers.wire import Proposal, Verdict
+from secretary_executor.select._common import INF, busy_after_ready, low_first
 from secretary_executor.select.base import SortingSelector
 from secretary_executor.select.proposal_set import QUEUE, START, Row
 
@@ -43,4 +43,28 @@ class Soonest(SortingSelector):
         float that rarely ties (the start estimate), so most compares end at it."""
         ready = [(t, q, site, i, p) for busy, t, _, q, _, site, i, p in rows if not busy]
         busy = [(t, q, site, i, p) for busy, t, _, q, _, site, i, p in rows if busy]
+        return [ready, busy]
+
+    def direct(self, proposals: Sequence[Proposal]) -> list[list[tuple[Any, ...]]] | None:
+        """The groups of :meth:`keys`, read straight from the models in one pass."""
+        ready_v, busy_v, inf = Verdict.READY, Verdict.BUSY, INF
+        ready: list[tuple[Any, ...]] = []
+        busy: list[tuple[Any, ...]] = []
+        for i, p in enumerate(proposals):
+            fields = p.__dict__
+            verdict = fields["verdict"]
+            if verdict is ready_v:
+                group = ready
+            elif verdict is busy_v:
+                group = busy
+            else:
+                continue
+            m = fields["metrics"].__dict__
+            t = m["estimated_start_s"]
+            if t is None or not t < inf:
+                if t == inf:
+                    return None
+                t = inf
+            q = m["queue_depth"]
+            group.append((t, inf if q is None else q * 1.0, fields["site"], i, p))
         return [ready, busy]

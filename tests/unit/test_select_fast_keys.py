@@ -2,7 +2,8 @@
 one their ``sort_key`` defines (``sorted(candidates, key=sort_key)``), and the one a
 straightforward reference written here from the documented rules gives, on any proposal set:
 unknown and NaN metrics, infinities, equal values, repeated sites and repeated objects; from a
-list, from a :class:`ProposalSet` (first and kept ranking) and for ``select`` (the best only)."""
+list or tuple (keys read straight from the models), from a :class:`ProposalSet` (first and
+kept ranking), for ``select`` (the best only) and through the fallback chain."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from providers.wire import Metrics, Policy, Proposal, Verdict
-from secretary_executor.select import MinCost, QueueDepth, Soonest
-from secretary_executor.select._common import candidates
+from secretary_executor.select import MinCost, QueueDepth, Soonest, select_with_fallback
+from secretary_executor.select._common import candidates, distinct
 from secretary_executor.select.base import SortingSelector
 from secretary_executor.select.proposal_set import ProposalSet
 
@@ -104,6 +105,36 @@ def test_column_ranking_equals_the_sort_key_ranking(proposals: list[Proposal], d
             again = selector.rank(kept, None, Policy(algorithm=selector.name))
             assert [id(p) for p in again] == [id(p) for p in plain], selector.name
         assert selector.select(kept) is best, selector.name
+        for _ in range(2):  # from a plain sequence nothing is kept: each ranking is read afresh
+            again = selector.rank(tuple(proposals), None, Policy(algorithm=selector.name))
+            assert [id(p) for p in again] == [id(p) for p in plain], selector.name
+        assert selector.select(tuple(proposals)) is best, selector.name
+        groups = selector.direct(distinct(proposals))  # declines exactly where rows cannot say
+        assert (groups is None) == bool(selector.columns & kept.ambiguous), selector.name
+        if groups is not None:
+            direct = [key[-1] for group in groups for key in sorted(group)]
+            assert [id(p) for p in direct] == [id(p) for p in plain], selector.name
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(proposal, max_size=30), st.data())
+def test_the_fallback_chain_ranks_as_the_sort_key(proposals: list[Proposal], data) -> None:
+    """The broker's decision: the policy's algorithm, after one that cannot decide (agentic
+    with no model), from a plain list, a tuple or a set, with repeated objects."""
+    if proposals:
+        proposals = proposals + [data.draw(st.sampled_from(proposals))]
+    for selector in ORDERING:
+        plain = straightforward(selector.name, proposals)
+        others = tuple(s.name for s in ORDERING if s is not selector)
+        for policy in (
+            Policy(algorithm=selector.name, fallback=others),
+            Policy(algorithm="agentic", fallback=(selector.name, *others)),
+        ):
+            for arrived in (proposals, tuple(proposals), ProposalSet(proposals)):
+                outcome = select_with_fallback(arrived, None, policy)
+                assert outcome.algorithm == selector.name
+                assert outcome.ranked == tuple(p.site for p in plain), selector.name
+                assert outcome.chosen is (plain[0] if plain else None), selector.name
 
 
 def test_a_kept_ranking_is_a_new_list_each_time() -> None:
