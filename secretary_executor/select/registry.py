@@ -125,26 +125,27 @@ def select_with_fallback(
         ConfigurationError: an unknown name in ``policy.algorithm`` or ``policy.fallback``.
         SelectionError: every algorithm in the chain failed; the message gives each reason.
     """
-    chain: list[str] = []
+    chain: dict[str, Selector] = {}
     for name in (policy.algorithm, *policy.fallback):
         key = _normalise(name)
-        get_selector(name)  # validates the name, with the allowed set in the message
         if key not in chain:
-            chain.append(key)
+            chain[key] = get_selector(name)  # validates the name, with the allowed set
 
     notes: list[str] = []
     # No ProposalSet here: an ordering selector reads its keys straight from the models, and
     # each algorithm of the chain ranks these proposals at most once (the chain has no repeats,
     # and the first one that decides ends it), so rows read for every algorithm would not pay.
-    for name in chain:
+    for name, selector in chain.items():
         try:
-            ranked = get_selector(name).rank(proposals, requirements, policy)
+            ranked = selector.rank(proposals, requirements, policy)
         except SelectionError as exc:
             notes.append(f"{name} could not decide: {exc.message}")
             continue
         if not ranked:
             notes.append(f"{name} found nothing to choose among {_tally(proposals)}")
-        return SelectionOutcome(
+        # Every value is already of its field's type (proposals were validated on arrival), so
+        # the outcome is built without validating it again, a sixth of a decision's cost.
+        return SelectionOutcome.model_construct(
             chosen=ranked[0] if ranked else None,
             algorithm=name,
             ranked=tuple(map(_site, ranked)),
