@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import struct
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Self
 
 from pydantic import Field
 
@@ -112,6 +114,83 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+RANK_KEYS: tuple[str, str, str] = ("_rank_soonest", "_rank_min_cost", "_rank_queue_depth")
+"""Where a proposal keeps its sort keys for the soonest, min-cost and queue-depth selectors
+(``secretary_executor.select``): entries of the model's ``__dict__`` that are not fields, so
+they are never serialised, never in the schema and never compared (pydantic dumps, hashes and,
+when two ``__dict__`` differ, compares fields only)."""
+
+_SOONEST, _MIN_COST, _QUEUE_DEPTH = RANK_KEYS
+
+SITE_PREFIX_BYTES = 32
+"""How much of the site name (UTF-8) a rank key holds; longer names that agree this far tie."""
+
+_NAME_BYTES = SITE_PREFIX_BYTES
+_NAME_BITS = 8 * _NAME_BYTES
+_UNKNOWN = 1 << 64
+_ONE = 1 << 65
+_FLIP = _UNKNOWN - 1
+_SIGN = 1 << 63
+_pack_double = struct.Struct(">d").pack
+_from_bytes = int.from_bytes
+
+
+def _column(value: float | None) -> int:
+    """A metric as a 65-bit int that orders as ``low_first`` does: known values by size (the
+    IEEE 754 bits made unsigned and monotone; -0.0 as 0.0), then every unknown one (None or
+    NaN) equal, after a known ``inf``."""
+    if value is None or value != value:  # None, or NaN (validated ints are never NaN)
+        return _UNKNOWN
+    bits = _from_bytes(_pack_double(float(value) or 0.0))
+    return bits ^ _FLIP if bits >= _SIGN else bits | _SIGN
+
+
+def _rank_keys(proposal: Proposal) -> tuple[int | None, int | None, int | None] | None:
+    """The keys of :data:`RANK_KEYS`, each one int that orders as the selector's ``sort_key``
+    (its fields packed side by side, then the first :data:`SITE_PREFIX_BYTES` of the site name),
+    except that two keys may be equal where ``sort_key`` tells the proposals apart by the rest
+    of a long site name; None each for a verdict other than READY or BUSY; None when a value is
+    not of its field's type (a ``model_construct`` with raw values)."""
+    fields = proposal.__dict__
+    verdict = fields["verdict"]
+    if verdict is not Verdict.READY and verdict is not Verdict.BUSY:
+        return (None, None, None) if type(verdict) is Verdict else None
+    metrics = fields["metrics"]
+    site = fields["site"]
+    if type(metrics) is not Metrics or type(site) is not str:
+        return None
+    m = metrics.__dict__
+    start = _column(m["estimated_start_s"])
+    queue = _column(m["queue_depth"])
+    free = m["free_nodes"]
+    fewer = _UNKNOWN if free is None else _column(-float(free))  # more free nodes first
+    name = _from_bytes(
+        site.encode("utf-8", "surrogatepass")[:_NAME_BYTES].ljust(_NAME_BYTES, b"\0")
+    )
+    busy = 1 if verdict is Verdict.BUSY else 0
+    # Each column is 65 bits wide; the leading 1 keeps every key true (the others keep None).
+    return (
+        (((2 | busy) << 65 | start) << 65 | queue) << _NAME_BITS | name,
+        (((_ONE | _column(m["estimated_cost_usd"])) << 1 | busy) << 65 | start) << _NAME_BITS
+        | name,
+        (((_ONE | queue) << 65 | fewer) << 1 | busy) << _NAME_BITS | name,
+    )
+
+
+def _remember_rank_keys(proposal: Proposal) -> None:
+    """Store (or, when they cannot be computed, drop) the proposal's :data:`RANK_KEYS`."""
+    fields = proposal.__dict__
+    try:
+        keys = _rank_keys(proposal)
+    except (KeyError, TypeError, ValueError, OverflowError, AttributeError):
+        keys = None
+    if keys is None:
+        for name in RANK_KEYS:
+            fields.pop(name, None)
+    else:
+        fields[_SOONEST], fields[_MIN_COST], fields[_QUEUE_DEPTH] = keys
+
+
 class Proposal(WireModel):
     """A site's answer to one request."""
 
@@ -129,6 +208,30 @@ class Proposal(WireModel):
     usage: ModelUsage | None = None
     """The model's cost when a model was consulted (``agent``, ``hybrid``); None for ``rules``
     and whenever no model was asked. Peers older than this field ignore it."""
+
+    # Sort keys for the ordering selectors, computed once when the proposal is built (validated,
+    # constructed, unpickled or copied with changes), so that a decision reads one ready tuple
+    # per proposal instead of its fields. Frozen fields cannot change after that.
+    def model_post_init(self, context: Any, /) -> None:
+        _remember_rank_keys(self)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        copied = super().model_copy(update=update, deep=deep)
+        if update:  # the copied keys belong to the old values
+            _remember_rank_keys(copied)
+        return copied
+
+    def __getstate__(self) -> dict[Any, Any]:
+        # Not sent: a peer of another release computes its own (the layout may differ).
+        state = super().__getstate__()
+        fields = state["__dict__"]
+        if any(name in fields for name in RANK_KEYS):
+            state["__dict__"] = {k: v for k, v in fields.items() if k not in RANK_KEYS}
+        return state
+
+    def __setstate__(self, state: dict[Any, Any]) -> None:
+        super().__setstate__(state)
+        _remember_rank_keys(self)
 
     def failing_checks(self) -> list[Check]:
         """Checks that make the site INCOMPATIBLE."""

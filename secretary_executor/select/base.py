@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from itertools import compress
+from operator import attrgetter, eq
 from typing import Any, ClassVar
 
 from providers.wire import Policy, Proposal, Requirements, Verdict
@@ -56,10 +58,12 @@ class SortingSelector(Selector):
     key ends with the site name, so equal inputs always give the same answer.
 
     That definition is slow to evaluate (helper calls, nested tuples and pydantic field reads
-    per proposal), so a subclass also gives the same order as flat tuples that ``list.sort``
-    compares without calling back into Python: ``direct`` builds them in one pass over the
-    models (a plain list or tuple of proposals, ranked once), ``keys`` from the plain rows of a
-    :class:`ProposalSet` (read once, for proposals ranked again). Where a column it ranks by
+    per proposal), so the same order is also given by keys that ``list.sort`` compares without
+    calling back into Python: from a plain list or tuple, each proposal's own key, one int
+    computed when the proposal was built (:attr:`rank_key`, :meth:`presorted`), and where that
+    cannot decide, flat tuples that ``direct`` builds in one pass over the models; ``keys``
+    builds them from the plain rows of a :class:`ProposalSet` (read once, for proposals ranked
+    again). Where a column it ranks by
     holds a known value that ``inf`` cannot tell from unknown (``direct`` returns None;
     ``columns`` against ``ProposalSet.ambiguous``), ``sort_key`` decides instead. Tests hold
     the three to the same ranking on random proposal sets.
@@ -68,6 +72,11 @@ class SortingSelector(Selector):
     verdicts: ClassVar[frozenset[Verdict]] = READY_OR_BUSY
     columns: ClassVar[frozenset[str]]
     """The row columns ``keys`` ranks by."""
+    rank_key: ClassVar[str]
+    """The attribute (one of ``providers.wire.proposal.RANK_KEYS``) where every proposal keeps
+    this selector's key, computed when the proposal was built: one int that orders as
+    ``sort_key`` (equal where a long site name would tell two apart), None when the verdict is
+    not READY or BUSY."""
 
     @abstractmethod
     def sort_key(self, proposal: Proposal) -> tuple[Any, ...]:
@@ -99,10 +108,40 @@ class SortingSelector(Selector):
         same proposals are ranked again."""
         if isinstance(proposals, ProposalSet):
             return proposals.ranked_by(self)
+        if type(proposals) is list or type(proposals) is tuple:
+            ranked = self.presorted(proposals)
+            if ranked is not None:
+                return ranked
         groups = self.direct(distinct(proposals))
         if groups is None:
             return sorted(candidates(proposals, self.verdicts), key=self.sort_key)
         return self._concat(groups)
+
+    def presorted(self, proposals: list[Proposal] | tuple[Proposal, ...]) -> list[Proposal] | None:
+        """The ranking from the keys the proposals keep (:attr:`rank_key`), with no Python code
+        run per proposal: the keys are read, sorted as ints and mapped back in C.
+
+        The sort is stable, so it keeps input order where ``sorted(..., key=sort_key)`` does.
+        Equal keys (neighbours in the order) are checked on their own: they are the same
+        ``sort_key`` only when their site names are equal too (the key holds a name's first
+        bytes), and the same object listed twice has equal keys and must be ranked once. None,
+        and another path decides, where that fails or a proposal keeps no key (built without
+        validation from values of the wrong type)."""
+        try:
+            keys = list(map(attrgetter(self.rank_key), proposals))
+        except AttributeError:
+            return None
+        order = list(compress(range(len(keys)), keys))  # READY and BUSY: the others keep None
+        order.sort(key=keys.__getitem__)
+        ordered = list(map(keys.__getitem__, order))
+        ranked = list(map(proposals.__getitem__, order))
+        if any(map(eq, ordered, ordered[1:])):
+            ties = compress(range(len(ranked) - 1), map(eq, ordered, ordered[1:]))
+            if len(set(map(id, ranked))) < len(ranked) or any(
+                ranked[i].site != ranked[i + 1].site for i in ties
+            ):
+                return None
+        return ranked
 
     def order(self, proposals: ProposalSet) -> list[Proposal]:
         """The ranking of ``proposals`` computed now."""

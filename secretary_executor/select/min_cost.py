@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from providers.wire import Proposal, Verdict
+from providers.wire.proposal import RANK_KEYS
 from secretary_executor.select._common import INF, busy_after_ready, low_first
 from secretary_executor.select.base import SortingSelector
 from secretary_executor.select.proposal_set import COST, START, Row
@@ -27,6 +28,7 @@ class MinCost(SortingSelector):
     logic: ClassVar[str] = "Economic"
     columns: ClassVar[frozenset[str]] = frozenset({COST, START})
     use_case: ClassVar[str] = "Budget optimized"
+    rank_key: ClassVar[str] = RANK_KEYS[1]
 
     def sort_key(self, proposal: Proposal) -> tuple[Any, ...]:
         """Cheapest first; ties READY first, soonest, then site name."""

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from providers.wire import Proposal, Verdict
+from providers.wire.proposal import RANK_KEYS
 from secretary_executor.select._common import INF, busy_after_ready, high_first, low_first
 from secretary_executor.select.base import SortingSelector
 from secretary_executor.select.proposal_set import FREE, QUEUE, Row
@@ -26,6 +27,7 @@ class QueueDepth(SortingSelector):
     logic: ClassVar[str] = "Quantitative"
     columns: ClassVar[frozenset[str]] = frozenset({FREE, QUEUE})
     use_case: ClassVar[str] = "Fleet-wide load balancing"
+    rank_key: ClassVar[str] = RANK_KEYS[2]
 
     def sort_key(self, proposal: Proposal) -> tuple[Any, ...]:
         """Shortest queue first; ties more free nodes, READY, then site name."""

@@ -7,6 +7,7 @@ fresh selector each time, so selectors can never leak state between requests.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from operator import attrgetter
 
 from pydantic import BaseModel, ConfigDict
@@ -69,8 +70,8 @@ def _normalise(name: str) -> str:
     return name.strip().lower().replace("_", "-")
 
 
-def get_selector(name: str) -> Selector:
-    """A new selector for an algorithm name (case-insensitive; ``_`` and ``-`` alike).
+def _selector_class(name: str) -> type[Selector]:
+    """The selector class of an algorithm name (case-insensitive; ``_`` and ``-`` alike).
 
     Raises:
         ConfigurationError: the name is not one of :data:`SELECTORS` or :data:`VARIANTS`; the
@@ -83,7 +84,30 @@ def get_selector(name: str) -> Selector:
             f"unknown selection algorithm {name!r}; choose one of: {allowed} "
             "(see 'resource-ask list select')"
         )
-    return cls()
+    return cls
+
+
+def get_selector(name: str) -> Selector:
+    """A new selector for an algorithm name (case-insensitive; ``_`` and ``-`` alike).
+
+    Raises:
+        ConfigurationError: the name is not one of :data:`SELECTORS` or :data:`VARIANTS`; the
+            message lists them.
+    """
+    return _selector_class(name)()
+
+
+@lru_cache(maxsize=256)
+def _chain(names: tuple[str, ...]) -> tuple[tuple[str, type[Selector]], ...]:
+    """The algorithms of a policy's chain, each name normalised, checked and looked up once,
+    repeats dropped; kept per chain of names, as policies repeat (a name that is not known
+    raises, and nothing is kept)."""
+    chain: dict[str, type[Selector]] = {}
+    for name in names:
+        key = _normalise(name)
+        if key not in chain:
+            chain[key] = _selector_class(name)  # validates the name, with the allowed set
+    return tuple(chain.items())
 
 
 def list_selectors() -> list[SelectorInfo]:
@@ -125,19 +149,14 @@ def select_with_fallback(
         ConfigurationError: an unknown name in ``policy.algorithm`` or ``policy.fallback``.
         SelectionError: every algorithm in the chain failed; the message gives each reason.
     """
-    chain: dict[str, Selector] = {}
-    for name in (policy.algorithm, *policy.fallback):
-        key = _normalise(name)
-        if key not in chain:
-            chain[key] = get_selector(name)  # validates the name, with the allowed set
-
+    chain = _chain((policy.algorithm, *policy.fallback))
     notes: list[str] = []
-    # No ProposalSet here: an ordering selector reads its keys straight from the models, and
+    # No ProposalSet here: an ordering selector reads the keys the proposals keep, and
     # each algorithm of the chain ranks these proposals at most once (the chain has no repeats,
     # and the first one that decides ends it), so rows read for every algorithm would not pay.
-    for name, selector in chain.items():
+    for name, cls in chain:
         try:
-            ranked = selector.rank(proposals, requirements, policy)
+            ranked = cls().rank(proposals, requirements, policy)
         except SelectionError as exc:
             notes.append(f"{name} could not decide: {exc.message}")
             continue
@@ -151,6 +170,5 @@ def select_with_fallback(
             ranked=tuple(map(_site, ranked)),
             notes=tuple(notes),
         )
-    raise SelectionError(
-        f"no selection algorithm could decide (tried {', '.join(chain)}): " + "; ".join(notes)
-    )
+    tried = ", ".join(name for name, _ in chain)
+    raise SelectionError(f"no selection algorithm could decide (tried {tried}): {'; '.join(notes)}")

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from providers.wire import Proposal, Verdict
+from providers.wire.proposal import RANK_KEYS
 from secretary_executor.select._common import INF, busy_after_ready, low_first
 from secretary_executor.select.base import SortingSelector
 from secretary_executor.select.proposal_set import QUEUE, START, Row
@@ -27,6 +28,7 @@ class Soonest(SortingSelector):
     logic: ClassVar[str] = "Quantitative"
     columns: ClassVar[frozenset[str]] = frozenset({QUEUE, START})
     use_case: ClassVar[str] = "Shortest ETS"
+    rank_key: ClassVar[str] = RANK_KEYS[0]
 
     def sort_key(self, proposal: Proposal) -> tuple[Any, ...]:
         """READY first, then soonest start; ties by queue depth, then site name."""

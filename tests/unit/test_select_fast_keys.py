@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from providers.wire import Metrics, Policy, Proposal, Verdict
+from providers.wire.proposal import RANK_KEYS
 from secretary_executor.select import MinCost, QueueDepth, Soonest, select_with_fallback
 from secretary_executor.select._common import candidates, distinct
 from secretary_executor.select.base import SortingSelector
@@ -24,21 +25,20 @@ floats = st.one_of(
     st.floats(min_value=-1e6, max_value=1e6, allow_nan=False),
 )
 ints = st.one_of(st.none(), st.integers(min_value=0, max_value=5))
-proposal = st.builds(
-    lambda site, verdict, start, cost, queue, free: Proposal(
-        site=site,
-        verdict=verdict,
-        metrics=Metrics(
-            estimated_start_s=start, estimated_cost_usd=cost, queue_depth=queue, free_nodes=free
-        ),
-    ),
-    site=st.sampled_from(["a", "b", "c", "d", "e"]),
-    verdict=st.sampled_from(list(Verdict)),
-    start=floats,
-    cost=floats,
-    queue=ints,
-    free=ints,
-)
+
+
+def proposals_of(sites: st.SearchStrategy[str], verdicts: list[Verdict]) -> st.SearchStrategy:
+    metrics = st.builds(
+        Metrics,
+        estimated_start_s=floats,
+        estimated_cost_usd=floats,
+        queue_depth=ints,
+        free_nodes=ints,
+    )
+    return st.builds(Proposal, site=sites, verdict=st.sampled_from(verdicts), metrics=metrics)
+
+
+proposal = proposals_of(st.sampled_from(["a", "b", "c", "d", "e"]), list(Verdict))
 
 
 def reference(selector: SortingSelector, proposals: list[Proposal]) -> list[Proposal]:
@@ -166,3 +166,121 @@ def test_flat_keys_are_used_when_they_can_say_the_key() -> None:
         [Proposal(site="z", verdict=Verdict.BUSY, metrics=Metrics(estimated_cost_usd=1e400))]
     )
     assert late.ambiguous == {"cost"}
+
+
+# Keys kept by the proposals themselves (``RANK_KEYS``, computed when a proposal is built) rank
+# a plain list or tuple with no Python code run per proposal; they must order as ``sort_key``
+# and must never outlive the values they were computed from.
+
+long_sites = st.one_of(
+    st.sampled_from(["a", "a\x00", "b", "é", "\U0001f600", "z" * 40 + "1", "z" * 40 + "2"]),
+    st.text(max_size=40),
+)
+long_proposal = proposals_of(long_sites, [Verdict.READY, Verdict.BUSY, Verdict.UNREACHABLE])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(long_proposal, max_size=40), st.data())
+def test_kept_keys_rank_as_the_sort_key(proposals: list[Proposal], data) -> None:
+    """Long names alike in their first bytes, NUL, non-ASCII and surrogate-free text, repeated
+    objects: where the kept keys decide, they decide as ``sort_key``."""
+    if proposals and data.draw(st.booleans()):
+        proposals = proposals + [data.draw(st.sampled_from(proposals))]
+    for selector in ORDERING:
+        plain = straightforward(selector.name, proposals)
+        fast = selector.presorted(proposals)
+        if fast is not None:
+            assert [id(p) for p in fast] == [id(p) for p in plain], selector.name
+        got = selector.rank(tuple(proposals), None, Policy(algorithm=selector.name))
+        assert [id(p) for p in got] == [id(p) for p in plain], selector.name
+
+
+def test_kept_keys_decide_a_plain_list() -> None:
+    pool = [
+        Proposal(site=f"s{i}", verdict=v, metrics=Metrics(estimated_start_s=t, queue_depth=q))
+        for i, (v, t, q) in enumerate(
+            [
+                (Verdict.BUSY, 1.0, 3),
+                (Verdict.READY, float("nan"), None),
+                (Verdict.READY, -0.0, 2),
+                (Verdict.INCOMPATIBLE, 0.0, 0),
+                (Verdict.READY, 0.0, 1),
+                (Verdict.READY, float("inf"), 0),
+            ]
+        )
+    ]
+    for selector in ORDERING:
+        fast = selector.presorted(pool)
+        assert fast is not None, selector.name
+        assert [p.site for p in fast] == [p.site for p in reference(selector, pool)]
+    # equal keys, different objects with equal names: input order, as the stable sort keeps
+    twins = [Proposal(site="x", verdict=Verdict.READY) for _ in range(3)]
+    assert [id(p) for p in Soonest().presorted(twins) or []] == [id(p) for p in twins]
+    # the same object twice: ranked once, by the other path
+    assert Soonest().presorted([twins[0], twins[0]]) is None
+    assert Soonest().rank([twins[0], twins[0]], None, Policy()) == [twins[0]]
+    # names alike in the bytes a key holds: the other path decides
+    alike = [Proposal(site="q" * 40 + c, verdict=Verdict.READY) for c in "ba"]
+    assert Soonest().presorted(alike) is None
+    assert [p.site[-1] for p in Soonest().rank(alike, None, Policy())] == ["a", "b"]
+
+
+def kept_keys(p: Proposal) -> dict[str, object]:
+    return {name: p.__dict__[name] for name in RANK_KEYS if name in p.__dict__}
+
+
+def test_kept_keys_follow_model_copy_with_changes() -> None:
+    """A copy with other values gets the keys of those values, never the original's."""
+    p = Proposal(site="a", verdict=Verdict.READY, metrics=Metrics(estimated_start_s=5.0))
+    q = Proposal(site="b", verdict=Verdict.READY, metrics=Metrics(estimated_start_s=1.0))
+    assert Soonest().presorted([p, q]) == [q, p]
+    for deep in (False, True):
+        sooner = p.model_copy(update={"metrics": Metrics(estimated_start_s=0.5)}, deep=deep)
+        assert Soonest().presorted([q, sooner]) == [sooner, q]
+        gone = p.model_copy(update={"verdict": Verdict.INCOMPATIBLE}, deep=deep)
+        assert Soonest().presorted([gone, q]) == [q]
+        renamed = q.model_copy(update={"site": "0"}, deep=deep)
+        assert kept_keys(renamed) == kept_keys(
+            Proposal(site="0", verdict=Verdict.READY, metrics=q.metrics)
+        )
+        same = p.model_copy(deep=deep)
+        assert kept_keys(same) == kept_keys(p) and same == p
+    # values the keys cannot hold: the copy keeps none, and sort_key decides
+    raw = p.model_copy(update={"metrics": {"estimated_start_s": 0.1}})
+    assert kept_keys(raw) == {} and Soonest().presorted([raw, q]) is None
+
+
+def test_kept_keys_are_no_part_of_the_model() -> None:
+    """Not dumped, not in the schema, not compared or hashed, not pickled (recomputed)."""
+    import copy
+    import pickle
+
+    import pytest
+
+    dill = pytest.importorskip("dill")  # how Globus Compute and Parsl send objects
+
+    # (no NaN here: a NaN equals nothing but itself, so no copy of it would compare equal)
+    p = Proposal(site="a", verdict=Verdict.BUSY, metrics=Metrics(estimated_cost_usd=1e400))
+    assert set(kept_keys(p)) == set(RANK_KEYS)
+    assert not set(RANK_KEYS) & set(p.model_dump()) and "_rank" not in p.model_dump_json()
+    assert dict(p).keys() == p.model_dump().keys()
+    assert "_rank" not in str(Proposal.model_json_schema()) and "_rank" not in repr(p)
+    bare = Proposal.model_validate_json(p.model_dump_json())
+    bare.__dict__.clear()
+    bare.__dict__.update({k: v for k, v in p.__dict__.items() if k not in RANK_KEYS})
+    assert bare == p and hash(bare.model_copy(update={"metrics": Metrics()})) == hash(
+        p.model_copy(update={"metrics": Metrics()})
+    )
+    state = p.__getstate__()
+    assert not set(RANK_KEYS) & set(state["__dict__"]) and set(kept_keys(p)) == set(RANK_KEYS)
+    for back in (
+        pickle.loads(pickle.dumps(p)),
+        dill.loads(dill.dumps(p)),
+        copy.copy(p),
+        copy.deepcopy(p),
+        Proposal.model_validate(p.model_dump()),
+    ):
+        assert back == p and kept_keys(back) == kept_keys(p)
+    # a proposal built from raw values keeps no keys: another path ranks the list
+    odd = Proposal.model_construct(site="c", verdict="READY", metrics=Metrics())
+    assert kept_keys(odd) == {} and Soonest().presorted([odd, p]) is None
