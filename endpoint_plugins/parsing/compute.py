@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.draft import Count, Draft, Mention
+from endpoint_plugins.parsing.history import demote_history
 from endpoint_plugins.parsing.scanner import (
     COUNT,
     COUNT_NO_ARTICLE,
@@ -72,6 +73,16 @@ _EACH_NODE_HAS_RE = re.compile(
     FLAGS,
 )
 """After a node count, "1 node have 64 cores" sizes each node; it is not a second count."""
+_CLAUSE_BREAK_RE = re.compile(r"[.!?](?:\s|$)|\n")
+"""Between a node count and "one node with ...": past a sentence end, a count of its own
+("5 nodes; 1 node have 48 cores" stays the size of each node)."""
+_BOXES_RE = re.compile(
+    rf"(?<![\w.])(?P<n>{COUNT_NO_ARTICLE})\s+(?:(?P<cpn>\d{{1,4}})[\s-]*(?:cores?|cpus?)"
+    rf"|(?P<gpu>{_MODEL}|{_GPU_WORD}))[\s-]+box(?:es)?(?!\w)",
+    FLAGS,
+)
+"""Boxes sized by cores or GPUs are nodes ("one 32-core box", "the 3 H100 boxes"); a bare
+"box" is often a simulation box and stays unread."""
 _ATTACHED_RE = re.compile(
     r"\s*(?:,\s*)?(?:(?:x|\u00d7|\*|with|w/|of|having|each\s+with|each\s+having|and|"
     r"(?:and\s+)?(?:(?:in|on|for)\s+)?each\s+(?:of\s+(?:them|those|these)|one)"
@@ -161,7 +172,7 @@ def _shape(named: bool) -> str:
     n, m, unit = ("?P<n>", "?P<m>", "?P<unit>") if named else ("?:", "?:", "?:")
     return (
         rf"({n}\d{{1,4}})\s*(?:nodes?\s*)?(?:x|\u00d7|\*|with|of)\s*({m}\d{{1,4}})(?!\d|[.,]\d)"
-        rf"(?:\s*({unit}{_GPU_WORD}|{_MODEL}|cores?|cpus?))?(?!\w)"
+        rf"(?:\s*({unit}{_GPU_WORD}|{_MODEL}|cores?|cpus?)(?:\s+each)?)?(?!\w)"
     )
 
 
@@ -331,7 +342,12 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         if n is None or not in_range(n, 1, MAX_NODES):
             return False
         text = m.group(0)
-        if n == 1 and c.nodes and _EACH_NODE_HAS_RE.match(m.string, m.start()):
+        if (
+            n == 1
+            and node_spans
+            and _EACH_NODE_HAS_RE.match(m.string, m.start())
+            and not _CLAUSE_BREAK_RE.search(m.string, node_spans[-1][1], m.start())
+        ):
             return False  # "2 nodes, 1 node have 64 cores": the size of each node, read below
         c.nodes.append(Mention(n, text))
         node_spans.append(m.span())
@@ -378,6 +394,8 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         scanner.take(_SHAPE_CHOICE_RE, lambda m: _shape_choice(scanner, draft, m))
     scanner.take(_NODES_RE, nodes)
     scanner.take(_NODES_KEY_RE, nodes)
+    if "box" in low:
+        scanner.take(_BOXES_RE, nodes)
     if _MULTIPLIER_HINT_RE.search(low):
         scanner.take(_GPU_THEN_COUNT_RE, lambda m: _gpu_then_count(draft, m))
         scanner.take(_TIMES_AFTER_RE, lambda m: _times_after(draft, m, node_spans))
@@ -389,6 +407,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_VENDOR_GPU_RE, lambda m: _vendor_mention(draft, m))
     scanner.take(_GPU_MENTION_RE, lambda m: _mention_gpu(draft))
     _extract_memory(scanner, draft)
+    demote_history(scanner.original, draft)
 
 
 def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, int]]) -> None:
@@ -508,7 +527,7 @@ _PER_TASK_BEFORE_RE = re.compile(
     FLAGS,
 )
 _TASK_SUBJECT_RE = re.compile(
-    rf"(?<![\w-]){_UNIT_OF_WORK}(?![\w-])[^.;!?:\n\x00]{{0,60}}$"
+    rf"(?<![\w-]){_UNIT_OF_WORK}(?![\w-])(?!\s*,)[^.;!?:\n\x00]{{0,60}}$"
     r"|(?<!\w)single[\s-]threaded[^.;!?:\n\x00]{0,40}$",
     FLAGS,
 )
@@ -534,7 +553,8 @@ _PER_RANK_RE = re.compile(
 )
 """After a core or thread count: it sizes one rank ("2 threads per rank", "4 cores/task")."""
 _ONE_NODE_LATER_RE = re.compile(
-    r"[^.;!?,\n]{0,50}?(?<!\w)(?:on|in|of|within)\s+(?:a|one|the|that|a\s+single|one\s+single|"
+    r"(?:[^.;!?,\n]|\n(?![ \t]*\n)){0,50}?(?<!\w)(?:on|in|of|within)\s+"
+    r"(?:a|one|the|that|a\s+single|one\s+single|"
     r"single|1)\s+(?:(?:big|large|fat|compute|cpu|dedicated|whole|full)\s+)?"
     r"(?:node|machine|host|server|box)(?!\w)",
     FLAGS,
@@ -599,7 +619,7 @@ def _per_task_phrase(text: str, m: re.Match[str]) -> str:
 _ATTACHED_LATER_RE = re.compile(
     r"\s*(?:,\s*(?:(?:with|w/|having|of|each\s+with)\s*)?|(?:with|w/|having|of|\(|:|each\s+with)\s*)"
     r"(?:(?:at\s+least|minimum|min)\s+)?"
-    r"(?:(?:\x00+|\d{1,5}(?:\.\d{1,3})?\s*(?:tb|gb|tib|gib)\s*(?:of\s+)?(?:ram|memory|mem)?)"
+    r"(?:(?:\x00+|\d{1,5}(?:\.\d{1,3})?\s*(?:tb|gb|tib|gib|g(?!\w))\s*(?:of\s+)?(?:ram|memory|mem)?)"
     r"\s*(?:,|and|&|\+|plus)?\s*(?:(?:at\s+least|minimum|min)\s+)?)+",
     FLAGS,
 )

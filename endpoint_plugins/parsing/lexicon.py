@@ -598,7 +598,16 @@ RANK_WORDS: tuple[str, ...] = (
 )
 """Nouns that count MPI ranks: one core each, in total across the nodes."""
 
-MEMORY_WORDS: tuple[str, ...] = ("main memory", "system memory", "memory", "ram", "mem")
+MEMORY_WORDS: tuple[str, ...] = (
+    "main memory",
+    "system memory",
+    "system ram",
+    "host memory",
+    "host ram",
+    "memory",
+    "ram",
+    "mem",
+)
 
 CPU_ONLY_WORDS: tuple[str, ...] = (
     "cpu nodes only",

@@ -223,7 +223,7 @@ SIZE = (
 PER_NODE = (
     r"(?:\s*(?:on|in|for)\s+each\s+of\s+(?:the\s+|those\s+|these\s+)?\x00+"
     r"|\s*(?:per|/|each|every|on\s+each|on\s+every|in\s+each|for\s+each|a)\s*-?\s*"
-    r"(?:node|host|machine|server|instance|vm)(?!\w)"
+    r"(?:node|host|machine|server|instance|vm|box)(?!\w)"
     r"|\s*(?:each|apiece|per[\s-]node)(?!\w))"
 )
 TOTAL = (

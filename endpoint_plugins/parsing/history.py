@@ -1,0 +1,188 @@
+"""Amounts that describe the past, or someone else's job, are not the request.
+
+Long tickets tell a story before they ask: "last year we used 8 nodes ... so please give us
+16", "we tried 2 GPUs and it ran out of memory, so we now need 4", and a mailing-list reply
+quotes the other poster's numbers ("> I needed 3 nodes"). Every extractor reads those amounts
+as well as the requested ones, and the first one said would win.
+
+The text is cut into clauses (sentences, quoted lines, and the parts of a sentence on either
+side of "so", "but", "this time"...). A clause with a history marker ("last year", "we tried",
+"on the old cluster", "previously", a quoted line) is *past*, unless it also asks for
+something ("so we need ..."). For each quantity (nodes, cores, GPUs, GPU model, memory,
+walltime), mentions in past clauses are dropped when the same quantity is also said outside
+them. A quantity said only in the past is kept as it was read: nothing requirement-like is
+silently lost.
+
+Among what is left, when one scope of a count or of memory still has two different values and
+only some of them sit in a clause that asks ("I need 1 node with 16 GB", not "each task needs
+32 GB"), the asked-for values are kept. A duration written as an adjective ("I need to run a
+72-hour forecast") names simulated time, not the run's, so it never counts as asked for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from endpoint_plugins.parsing.draft import Count, Draft, Mention
+from endpoint_plugins.parsing.scanner import FLAGS
+
+_SENTENCE_END_RE = re.compile(
+    r"[.!?](?=\s)|;|\n[ \t]*\n"
+    r"|,?\s+(?=(?:so|but|however|whereas|instead|this\s+time|and\s+now)\s)|,\s+(?=now\s)",
+    FLAGS,
+)
+"""Where one clause ends inside a run of lines that are not quoted."""
+_QUOTED_LINES_RE = re.compile(
+    r"(?:^[ \t]*(?:>|(?:on\s[^\n]{0,60}?,\s*)?[^\n]{0,40}\bwrote:[ \t]*$)[^\n]*(?:\n|$))+",
+    FLAGS | re.M,
+)
+"""Quoted lines of a reply ("> I needed 3 nodes") and the "Alice wrote:" line above them."""
+_PAST_RE = re.compile(
+    r"(?<!\w)(?:"
+    r"last\s+(?:year|month|week|time|summer|winter|spring|autumn|fall|semester|term|round|run)"
+    r"|previously|in\s+the\s+past|used\s+to|(?:years?|months?|weeks?|days?)\s+ago|back\s+then"
+    r"|(?:i|we|they|he|she)\s+(?:\w+\s+)?(?:tried|used|ran|had|needed|requested|got|did|were\s+"
+    r"using|was\s+using|have\s+been\s+(?:using|running))"
+    r"|(?:on|with|in)\s+(?:the|our|my)\s+(?:old|previous|former|last)\s"
+    r"|(?:old|previous|former)\s+(?:cluster|machine|system|allocation|set-?up|account|site)"
+    r"|it\s+took|(?:run|job|jobs|runs)\s+took|ran\s+out\s+of"
+    r"|our\s+(?:laptop|workstation|desktop|group\s+server|local\s+machine)s?\s+(?:has|have)"
+    r"|for\s+the\s+(?:19|20)\d\d\s+\w+"
+    r")(?!\w)",
+    FLAGS,
+)
+"""Markers of a clause about what was done before, not what is asked for now."""
+_ASK_RE = re.compile(
+    r"(?<!\w)(?:(?:i|we)\s+(?:\w+\s+)?(?:need|want|require|request|would\s+like|'d\s+like)"
+    r"|(?:i|we)'d\s+like|(?:i|we)\s+am\s+asking|(?:i|we)'m\s+asking|please|"
+    r"(?:could|can|may)\s+(?:i|we|you)|give\s+(?:me|us)|(?:i'd|we'd)\s+need|"
+    r"(?:is|are)\s+enough|would\s+be\s+(?:enough|fine|great|comfortable))(?!\w)",
+    FLAGS,
+)
+"""Markers of a clause that asks for something."""
+_ADJECTIVE_RE = re.compile(
+    r"\d+\s*-\s*(?:hours?|days?|minutes?|weeks?|years?)\s+"
+    r"(?!(?:slot|job|run|allocation|reservation|walltime|wall\s+time|limit|window)s?(?!\w))[a-z]",
+    FLAGS,
+)
+"""A duration that describes a noun ("a 72-hour forecast"): simulated time, not the run's."""
+
+
+def _clauses(text: str) -> list[tuple[int, int, bool, bool]]:
+    """Each clause as (start, end, past, asks); quoted lines are one past clause."""
+    clauses: list[tuple[int, int, bool, bool]] = []
+    at = 0
+    for quote in [*_QUOTED_LINES_RE.finditer(text), None]:
+        stop = quote.start() if quote else len(text)
+        clauses.extend(_prose_clauses(text, at, stop))
+        if quote:
+            clauses.append((quote.start(), quote.end(), True, False))
+            at = quote.end()
+    return clauses
+
+
+def _prose_clauses(text: str, start: int, stop: int) -> list[tuple[int, int, bool, bool]]:
+    clauses: list[tuple[int, int, bool, bool]] = []
+    for m in [*_SENTENCE_END_RE.finditer(text, start, stop), None]:
+        end = m.start() if m else stop
+        if end > start:
+            piece = text[start:end]
+            asks = bool(_ASK_RE.search(piece))
+            clauses.append((start, end, bool(_PAST_RE.search(piece)) and not asks, asks))
+        start = m.end() if m else stop
+    return clauses
+
+
+def _where(text: str, said: str) -> list[int]:
+    """Where the words ``said`` (blanked spans match anything) occur in ``text``."""
+    pattern = "".join("." if ch == "\x00" else re.escape(ch) for ch in said)
+    if not pattern.strip(". "):
+        return []
+    return [m.start() for m in re.finditer(pattern, text, re.S)]
+
+
+def demote_history(text: str, draft: Draft) -> None:
+    """Drop amounts said of the past when the same quantity is also asked for (module doc)."""
+    if not _PAST_RE.search(text) and ">" not in text and not _ASK_RE.search(text):
+        return
+    clauses = _clauses(text)
+
+    def marks(mention: Mention[Any] | Count) -> tuple[bool, bool]:
+        """(past, asks) for a mention: past only when every place it was said is past."""
+        spots = _where(text, mention.text)
+        found = [c for at in spots for c in clauses if c[0] <= at < c[1]]
+        if not found:
+            return False, False
+        adjective = any(_ADJECTIVE_RE.match(text, at) for at in spots)
+        return all(c[2] for c in found), any(c[3] for c in found) and not adjective
+
+    c = draft.compute
+    memory = [c.memory_per_node, c.memory_total, c.memory_per_core]
+    for group in ([c.nodes], [c.cores], [c.gpus], [c.gpu_models], memory, [c.walltime]):
+        _drop_past(draft, group, marks)
+    for scoped in _scopes(c):
+        _keep_asked(draft, scoped, marks)
+
+
+def _drop_past(
+    draft: Draft,
+    group: Sequence[list[Any]],
+    marks: Callable[[Any], tuple[bool, bool]],
+) -> None:
+    everything = [m for mentions in group for m in mentions]
+    past = [m for m in everything if marks(m)[0]]
+    if not past or len(past) == len(everything):
+        return
+    for mentions in group:
+        for m in [m for m in mentions if any(m is p for p in past)]:
+            _remove(mentions, m)
+            draft.notes.append(f"{_clean(m.text)} (said of an earlier job; not used)")
+
+
+def _scopes(c: Any) -> list[tuple[list[Any], Callable[[Any], bool]]]:
+    """Each quantity split by scope: only values of one scope can contradict each other."""
+
+    def counts(kind: list[Count]) -> list[tuple[list[Any], Callable[[Any], bool]]]:
+        return [
+            (kind, lambda x: x.per_node and not x.total),
+            (kind, lambda x: x.total),
+            (kind, lambda x: not x.per_node and not x.total),
+        ]
+
+    every: Callable[[Any], bool] = lambda x: True  # noqa: E731
+    return [
+        (c.nodes, every),
+        *counts(c.cores),
+        *counts(c.gpus),
+        (c.memory_per_node, every),
+        (c.memory_total, every),
+        (c.walltime, every),
+    ]
+
+
+def _keep_asked(
+    draft: Draft,
+    scoped: tuple[list[Any], Callable[[Any], bool]],
+    marks: Callable[[Any], tuple[bool, bool]],
+) -> None:
+    mentions, in_scope = scoped
+    chosen = [m for m in mentions if in_scope(m)]
+    if len({m.value for m in chosen}) < 2:
+        return
+    asked = [m for m in chosen if marks(m)[1]]
+    if not asked or len(asked) == len(chosen):
+        return
+    for m in chosen:
+        if not any(m is a for a in asked) and m.value not in {a.value for a in asked}:
+            _remove(mentions, m)
+            draft.notes.append(f"{_clean(m.text)} (not what the request asks for; not used)")
+
+
+def _remove(mentions: list[Any], gone: Any) -> None:
+    mentions[:] = [m for m in mentions if m is not gone]
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.replace("\x00", " ").split())[:80]
