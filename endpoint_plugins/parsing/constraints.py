@@ -54,7 +54,7 @@ It may end a sentence ("3.10 or newer."): only a dot followed by more of a word 
 
 SEPARATOR = (
     rf"(?:\s*[@/:]\s*[\"']?|\s*\(\s*(?:(?:we|i)\s+)?(?:need|needs|require|requires|want)?\s*"
-    rf"(?:the\s+)?"
+    rf"(?:the\s+)?(?:anything\s+|any\s+(?:version|release)\s+)?"
     rf"|\s+(?:code|package|library|software|module|tool|toolkit|suite|framework|program|run|"
     rf"runs|job|jobs|build|installation)\s*\(?\s*(?=(?:version|release|v)\s*\d)"
     rf"|(?:\s+(?:code|package|library|software|tool|toolkit|framework|program))?"
@@ -67,8 +67,8 @@ SEPARATOR = (
     rf"|\s*)"
 )
 """What may stand between a name and its version: ``gcc@12``, ``lammps/2Aug2023``, ``x-1.2``,
-a noun and an explicit version ("the HOOMD run (v4.8)"), a short bracket before the word
-"version" ("Grid (lattice QCD) version 0.9"),
+a noun and an explicit version ("the HOOMD run (v4.8)", "OpenMM (anything between 8.0 and
+8.1)"), a short bracket before the word "version" ("Grid (lattice QCD) version 0.9"),
 and a comma when an operator stands before or after the version ("cp2k, at least version
 2023.2", "Open MPI, 4.1 at the very least", "openmpi, anything 4.0 or above")."""
 
@@ -153,6 +153,13 @@ def parse_constraints(spec: str) -> tuple[list[VersionConstraint], bool]:
     explicit = False
     rest = spec
     ranged = _RANGE_RE.match(spec)
+    if ranged and _hyphenated_release(ranged):
+        whole = clean_version(ranged.group(0))
+        if whole:
+            constraints.append(VersionConstraint(op=Comparator.EQ, version=whole))
+            explicit = True
+        ranged = None
+        rest = spec[_RANGE_RE.match(spec).end() :]
     if ranged:
         low = clean_version(ranged.group("a1") or ranged.group("a2") or ranged.group("a3"))
         high = clean_version(ranged.group("b1") or ranged.group("b2") or ranged.group("b3"))
@@ -169,6 +176,29 @@ def parse_constraints(spec: str) -> tuple[list[VersionConstraint], bool]:
         if constraint is not None and constraint not in constraints:
             constraints.append(constraint)
     return constraints, explicit
+
+
+def _hyphenated_release(ranged: re.Match[str]) -> bool:
+    """ "0.7-2" is one release, not a range: R packages number theirs so (Rmpi 0.7-2,
+    data.table 1.14-8, a dotted version, a hyphen and a bare patch number). A range writes its
+    ends alike ("3.8-3.11", "2022-2024"), or with spaces ("1.2 - 2"). Read as one release the
+    request is the stricter one, which a site can only fail, never wrongly pass."""
+    low, high = ranged.group("a3"), ranged.group("b3")
+    return bool(low and high and re.fullmatch(r"\s*v?\d+(?:\.\d+)+-\d+\.?", ranged.group(0)))
+
+
+_VERSION_CHOICE_RE = re.compile(
+    r"^\s*(?:v?\d[\w.]*\s*,\s*){0,4}v?\d[\w.]*\s*,?\s*or\s+v?\d[\w.]*\s*$", FLAGS
+)
+
+
+def version_choice(text: str) -> list[str] | None:
+    """ "3.10 or 3.11", "12, 13 or 14": bare versions joined by "or" are a choice of releases
+    (no release is two at once), or None when ``text`` is not such a list."""
+    if not _VERSION_CHOICE_RE.match(text):
+        return None
+    found = [v for part in re.findall(r"v?\d[\w.]*", text) if (v := clean_version(part))]
+    return found if len(found) > 1 else None
 
 
 def looks_like_version(spec: str) -> bool:

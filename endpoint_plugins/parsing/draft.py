@@ -271,7 +271,23 @@ class Draft:
         packages that are only named as alternatives are left to :meth:`build_alternatives`."""
         grouped = {name for group in self.alternatives for name in group}
         grouped |= {name for name, _ in self.version_choices}
-        return tuple(self._requirement(name) for name in self.software if name not in grouped)
+        built_in = {v[1:] for vs in self.variants.values() for v in vs if v.startswith("+")}
+        return tuple(
+            self._requirement(name)
+            for name in self.software
+            if name not in grouped and not self._only_a_variant(name, built_in)
+        )
+
+    def _only_a_variant(self, name: str, built_in: set[str]) -> bool:
+        """ "CP2K + PLUMED ... CP2K built with PLUMED": a package named bare that another is
+        built with is that build's part (``cp2k+plumed``), not a second requirement; with a
+        version or variants of its own ("and PLUMED 2.9 for analysis") it stays one."""
+        return (
+            name in built_in
+            and not self.software.get(name)
+            and not self.variants.get(name)
+            and name not in self.variants
+        )
 
     def build_alternatives(self) -> tuple[SoftwareChoice, ...]:
         """Each "A or B" group, and each "python 3.10 or 3.11" choice of versions."""

@@ -114,6 +114,18 @@ _PAREN_VARIANT_RE = re.compile(
 )
 """A variant in brackets after the package: "LAMMPS 29Aug2024 (Kokkos build)"."""
 
+_PAREN_SPEC_RE = re.compile(
+    rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*\(\s*"
+    r"(?P<variants>[+~][a-z][\w-]*(?:[\s,]*[+~][a-z][\w-]*)*)\s*\)",
+    FLAGS,
+)
+"""Spack variants in brackets after the package: "gromacs 2024.3 (+mpi)", "hdf5 (~mpi)"."""
+_SPACED_SPEC_RE = re.compile(
+    r"(?<![\w.+~-])(?P<name>[a-z][a-z0-9_-]*?[a-z0-9])"
+    rf"@(?P<spec>{VERSION})(?P<variants>(?:[^\S\n]+[+~][a-z][a-z0-9_-]*)+)(?![\w+~.])",
+    FLAGS,
+)
+"""A Spack spec with blanks before its variants, as Spack allows: "amrex@24.06 +mpi"."""
 _PLAIN_VERSION_RE = re.compile(r"^\s*v?(?:\d{1,4}(?:\.\d{1,4}){0,3}|\d{6}|\d{8})\s*$")
 """A version of digits and dots only: "flash-attn 2" yes, "cryo-em 2D" and "llama-3 70B" no.
 A date release is one too ("FHI-aims 240507", "foo 20240507")."""
@@ -166,10 +178,11 @@ _PREFIX_VARIANT_RE = re.compile(
     rf"(?<![\w-])(?:(?:a|an|the)\s+)?(?P<v>{_VARIANT_WORDS})[\s-]+"
     r"(?:enabled|aware|accelerated|capable|powered|build\s+of|version\s+of|variant\s+of|"
     r"flavou?r\s+of|compiled|built)\s+(?:(?:build|version)\s+of\s+)?(?:the\s+)?"
-    rf"(?P<name>{_CATALOGUED}){WORD_END}{_WITH_SPEC}",
+    rf"(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}",
     FLAGS,
 )
-"""Variants before the name: "CUDA-enabled GROMACS", "a CUDA build of GROMACS"."""
+"""Variants before the name: "CUDA-enabled GROMACS", "a CUDA build of GROMACS", "a CUDA build
+of ParFlow" (an uncatalogued name when it is shaped like one, see :func:`_variant_owner`)."""
 _GPU_VARIANTS = frozenset(("cuda", "rocm", "hip", "kokkos", "sycl", "opencl", "plumed", "openmp"))
 """After "with", only these read as variants: "LAMMPS with MPI" asks for MPI, a library."""
 
@@ -330,7 +343,15 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
         sign = "~" if m.group("how").lower() == "without" else "+"
         return _record(draft, m, [f"{sign}{variant}"], built=True)
 
+    def listed(m: re.Match[str]) -> bool:
+        if squash(m.group("name")) in _NOT_NAMES | _NOT_SPEC_NAMES:
+            return False  # "MPI (+OpenMP)": a way of running, not a package
+        variants = re.findall(r"[+~][a-z][a-z0-9_-]*", m.group("variants").lower())
+        return _record(draft, m, variants, built=True)
+
     scanner.take(_PAREN_VARIANT_RE, before)
+    scanner.take(_PAREN_SPEC_RE, listed)
+    scanner.take(_SPACED_SPEC_RE, listed)
     if _BUILT_HINT_RE.search(scanner.text):
         scanner.take(_BUILT_WITH_RE, built)
 
@@ -550,13 +571,17 @@ def _named_alone(spans: list[tuple[int, int, str]], groups: list[list[str]]) -> 
 def _read_module_items(draft: Draft) -> None:
     """``module load`` items: MPI libraries and runtimes go to their fields, the rest are
     packages, whatever their names."""
-    for item in draft.module_items:
-        m = _MODULE_ITEM_RE.match(item.strip().strip(",;"))
+    for item in _joined_variants(draft.module_items):
+        item, variants = _split_variants(item.strip().strip(",;"))
+        spack_range = _SPACK_RANGE_RE.match(item)
+        m = spack_range or _MODULE_ITEM_RE.match(item)
         if m is None:
             draft.unresolved.append(item[:80])
             continue
         name, version = m.group("name"), m.group("version")
-        if m.group("op") and version:
+        if spack_range:
+            constraints = _spack_range(spack_range)
+        elif m.group("op") and version:
             constraints = parse_constraints(m.group("op").replace("~=", ">=") + version)[0]
         else:
             constraints = (
@@ -572,7 +597,45 @@ def _read_module_items(draft: Draft) -> None:
         if runtime is not None:
             draft.set_container(runtime, constraints, item)
             continue
-        draft.add_software(_canonical(name) or name.lower(), constraints)
+        draft.add_software(_canonical(name) or name.lower(), constraints, None, variants)
+
+
+_ITEM_VARIANT_RE = re.compile(r"[+~][a-z][a-z0-9_-]*", FLAGS)
+_SPACK_RANGE_RE = re.compile(
+    rf"^(?P<name>[a-z][\w.-]{{0,63}}?)@(?P<version>(?P<low>{VERSION})?:(?P<high>{VERSION})?)$",
+    FLAGS,
+)
+"""Spack's version ranges: ``hypre@2.29:`` (2.29 or newer), ``petsc@:3.20``, ``@3.19:3.20``."""
+
+
+def _joined_variants(items: list[str]) -> list[str]:
+    """Spack lets blanks stand before variants (``spack load amrex@24.06 +mpi``): a lone
+    ``+mpi`` item belongs to the item before it."""
+    joined: list[str] = []
+    for item in items:
+        if joined and _ITEM_VARIANT_RE.fullmatch(item.strip().strip(",;")):
+            joined[-1] += item.strip().strip(",;")
+        else:
+            joined.append(item)
+    return joined
+
+
+def _split_variants(item: str) -> tuple[str, list[str]]:
+    """``gromacs+cuda~mpi@2024`` -> ``gromacs@2024`` and its variants (a ``+`` with no letter
+    after it is part of the name: ``blast+``, ``athena++``)."""
+    variants = [v.lower() for v in _ITEM_VARIANT_RE.findall(item)]
+    if not variants:
+        return item, []
+    return _ITEM_VARIANT_RE.sub("", item), variants
+
+
+def _spack_range(m: re.Match[str]) -> list[VersionConstraint]:
+    constraints = []
+    if m.group("low") and (low := clean_version(m.group("low"))):
+        constraints.append(VersionConstraint(op=Comparator.GE, version=low))
+    if m.group("high") and (high := clean_version(m.group("high"))):
+        constraints.append(VersionConstraint(op=Comparator.LE, version=high))
+    return constraints
 
 
 _YEARISH_RE = re.compile(r"^\s*(?:from\s+|between\s+)?(?:19|20)\d\d(?!\.)\b")
@@ -676,7 +739,11 @@ def _variant_owner(found: str, built: bool = False) -> bool:
         return False
     if built and not english_word(found):
         return True  # "IDG built with CUDA": only a package is built, and IDG is no word
-    return near_catalogue_name(found) is not None or bool(re.search(r"\d|[-.+]", found[1:]))
+    return (
+        near_catalogue_name(found) is not None
+        or bool(re.search(r"\d|[-.+]", found[1:]))
+        or (name_shaped(found) and not found.isupper())  # "ParFlow", "miniAMR"
+    )
 
 
 def _canonical(found: str) -> str | None:

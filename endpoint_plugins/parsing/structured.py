@@ -22,7 +22,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from endpoint_plugins.parsing import lexicon
-from endpoint_plugins.parsing.constraints import parse_constraints
+from endpoint_plugins.parsing.constraints import parse_constraints, version_choice
 from endpoint_plugins.parsing.draft import Count, Draft, Mention
 from endpoint_plugins.parsing.english import english_word
 from endpoint_plugins.parsing.resources import MAX_STORAGE_GB
@@ -803,6 +803,10 @@ class _Pairs:
             value = scoped.group("value")
         handler = _KEYS.get(key) or _with_unit(key)
         if handler is not None and handler(self.draft, value, text):
+            return True
+        if (package := _package(key)) is not None and (choice := version_choice(value)):
+            self.draft.version_choices.append((package, choice))  # python: "3.10 or 3.11"
+            self.draft.add_software(package, [])
             return True
         if (package := _package(key)) is not None and re.match(r"^[<>=!~]*\s*v?\d", value):
             constraints, _ = parse_constraints(value)

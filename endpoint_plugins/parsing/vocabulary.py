@@ -264,13 +264,14 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
         named = _inside(start, draft.name_spans) or word.lower() in draft.software
         placed = bool(_PLACED_RE.match(scanner.text, start + len(word)))
         kinds.append(_classify(word, before, after, named, versioned, filler, placed))
-    _names_in_lists(scanner.original, words, kinds, draft)
+    versions, ends = _described_names(scanner, words, kinds)
+    _names_in_lists(scanner.original, words, kinds, draft, ends)
     _lists_of_unread(scanner.original, words, kinds)
     _feature_typos(scanner, words, kinds, draft)
-    for (start, word), kind in zip(words, kinds, strict=True):
+    for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
         if kind == "name":
             name = lookup(lexicon.SOFTWARE, word) or word.lower()[:MAX_NAME_CHARS]
-            draft.add_software(name, [], (start, start + len(word)))
+            draft.add_software(name, versions.get(i, []), (start, start + len(word)))
             scanner.blank(start, start + len(word))
     gpus = _gpus_named(draft)
     for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
@@ -377,6 +378,181 @@ def _classify(
     return "unread"
 
 
+_TOOL_NOUNS = frozenset(
+    """
+    package library toolkit toolbox framework code solver simulator software program tool
+    suite driver finder optimiser optimizer engine plugin compiler assembler aligner integrator
+    emulator profiler debugger visualiser visualizer viewer wrapper generator mesher
+    """.split()
+)
+"""Nouns that say what kind of software a name is ("the Carpet mesh refinement driver",
+"Rockstar, a halo finder"): the generic nouns of software and the agent nouns of tools
+(-er words that name a program's job, as in package descriptions on PyPI, CRAN or Spack)."""
+_STRICT_TOOL_NOUNS = frozenset("package library toolkit toolbox module".split())
+"""The nouns that make even an everyday word a name, right before them ("the arrow package")."""
+_DESCRIBED_BEFORE = frozenset("the our a an my their this its".split())
+_USED_BEFORE = frozenset("use uses using used run runs running with via for of".split())
+_TOOL_NOUN = rf"(?P<head>{'|'.join(sorted(_TOOL_NOUNS))})s?(?![\w-])"
+_GAP = r"[^\S\n]*\n?[^\S\n]*"
+"""Blanks, at most one line break: a description may wrap, a paragraph ends it."""
+_SPACE = rf"(?:[^\S\n]+|{_GAP}\n{_GAP})"
+_DESCRIBED_VERSION = r"(?:version\s+|release\s+|v)?(?P<version>\d+(?:\.\d+){1,3}[a-z]?)(?![\w.])"
+_ATTRIBUTIVE_RE = re.compile(
+    rf"(?P<quote>[\"'\u201d\u2019])?{_SPACE}(?P<middle>(?:[a-z][a-z-]*{_SPACE}){{0,3}}){_TOOL_NOUN}"
+    rf"(?:{_GAP}\({_GAP}{_DESCRIBED_VERSION}{_GAP}\)|(?:{_GAP}\([^()\n]{{1,40}}\))?{_GAP},?{_GAP}"
+    r"(?:version|release)[^\S\n]+(?P<later>\d+(?:\.\d+){1,3}[a-z]?)(?![\w.]))?"
+)
+"""After a name: lower-case words, a tool noun, maybe a version in brackets or after it
+("Raven hydrological modelling framework (v3.8)", "the "elk" code (an FP-LAPW one) version
+9.6")."""
+_BUILT_SUBJECT_RE = re.compile(
+    rf"{_SPACE}(?:(?:is|was|gets|must{_SPACE}be|has{_SPACE}to{_SPACE}be){_SPACE})?"
+    rf"(?:compiled|built|linked){_SPACE}(?:against|with|to)(?!\w)"
+)
+"""A name a build is said of: "ROMS is compiled against NetCDF" (only software is built)."""
+_COUPLED_BEFORE_RE = re.compile(
+    r"coupl(?:e|es|ed|ing)\s+(?:(?:with|to)\s+|(?:\S+\s+){1,3}?(?:with|to)\s+)$", re.I
+)
+"""A name coupled to a model: "ParFlow coupled with CLM", "we couple WRF 4.5 with ROMS"."""
+_APPOSITIVE_RE = re.compile(
+    rf"{_GAP}(?P<open>\(|,){_GAP}(?:the|a|an|[A-Z][\w-]*(?:{_SPACE}[A-Z][\w-]*)?'s)"
+    rf"{_SPACE}(?P<middle>(?:[\w-]+{_SPACE}){{0,4}}?){_TOOL_NOUN}"
+    rf"(?:{_GAP},{_GAP}{_DESCRIBED_VERSION})?"
+)
+"""A description set off after a name: "Drake (the MIT robotics toolbox, v1.30)", "passim,
+David Smith's text-reuse detection tool", "FRED (the agent-based epidemic simulator)"."""
+_NOT_IN_DESCRIPTION = frozenset(
+    """
+    who whom whose which that is was are were be been has have had do does did not no and or
+    but if when where what while because than then there here it they we i you he she
+    """.split()
+)
+_ADJECTIVE_NAME_ENDS = ("ian", "ic", "al", "ous", "ive", "ese", "ish", "ary", "ed", "ing", "ly")
+"""Capitalised words that are adjectives, not names: "the Bayesian framework", "the Gaussian
+process code", "the European model"."""
+
+
+def _described_names(
+    scanner: Scanner, words: list[tuple[int, str]], kinds: list[str]
+) -> tuple[dict[int, list], dict[int, int]]:
+    """An unread word that the text describes as software is a package name.
+
+    A human knows "the Carpet mesh refinement driver" or "Rockstar (Behroozi's phase-space
+    halo finder)" names software without knowing the name: a tool noun heads the phrase around
+    it. The description and a version written in it ("Drake (the MIT robotics toolbox,
+    v1.30)") belong to the name, so they are read with it; a described word that is ordinary
+    prose ("the whole package", "the main code") is never a candidate.
+
+    Once described, the name is a name wherever else the text writes it (a subject line).
+
+    Returns:
+        The version constraints found for each word index that became a name, and where its
+        description ends.
+    """
+    from providers.wire.requirements import Comparator, VersionConstraint
+
+    text = scanner.text
+    versions: dict[int, list] = {}
+    ends: dict[int, int] = {}
+    for i, (start, word) in enumerate(words):
+        if kinds[i] not in ("unread", "ambiguous") or not _could_be_described(word):
+            continue
+        end = start + len(word)
+        before = _word_before(scanner.original, start)
+        if _built_or_coupled(scanner.original, start, word, kinds[i]):
+            kinds[i] = "name"
+            ends[i] = end
+            continue
+        m = _APPOSITIVE_RE.match(text, end)
+        if m and (m.group("open") == "(" or before in _USED_BEFORE):
+            pass
+        else:
+            m = _ATTRIBUTIVE_RE.match(text, end)
+            if m is None or before not in _DESCRIBED_BEFORE:
+                continue
+            quoted = bool(m.group("quote")) and scanner.original[start - 1 : start] in _QUOTES
+            if word.islower() and not quoted and not _lower_case_described(word, kinds[i], m):
+                continue
+            if not word.islower() and not _capitalised_alone(word):
+                continue
+        middle = m.group("middle").split()
+        if any(w.lower() in _NOT_IN_DESCRIPTION for w in middle):
+            continue  # "Alice (the postdoc who wrote the code)": a clause, not a description
+        if any(re.search(r"\d", w) or HARDWARE_RE.match(w) for w in middle):
+            continue  # "(the AVX-512 solver)": a requirement inside is never read away
+        kinds[i] = "name"
+        version = m.group("version") or m.groupdict().get("later")
+        if version:
+            versions[i] = [VersionConstraint(op=Comparator.EQ, version=version)]
+        for k, (other, _) in enumerate(words):
+            if end <= other < m.end() and kinds[k] in ("unread", "name", "ambiguous"):
+                kinds[k] = "described"
+        scanner.blank(end, m.end())
+        ends[i] = m.end()
+    described = {words[i][1].lower() for i in ends}
+    for k, (_, word) in enumerate(words):
+        if kinds[k] in ("unread", "ambiguous") and word.lower() in described:
+            kinds[k] = "name"
+    return versions, ends
+
+
+def _lower_case_described(word: str, kind: str, m: re.Match[str]) -> bool:
+    """A lower-case word before a tool noun is most often a modifier ("the vendor toolbox",
+    "our eikonal solver", "the cross-section library"). It names the tool only right before
+    a package noun, and only when it is a known package spelling that is also a word ("the
+    arrow package") or no English at all ("the hifiasm assembler")."""
+    if m.group("middle"):
+        return False
+    if kind == "ambiguous":
+        return m.group("head") in _STRICT_TOOL_NOUNS
+    return (
+        "-" not in word
+        and not english_word(word)
+        and not word.endswith(_ADJECTIVE_NAME_ENDS)
+        and not common_word(word)
+    )
+
+
+def _could_be_described(word: str) -> bool:
+    """A name a description may follow: a proper name that is no adjective ("Raven", not
+    "Bayesian"), an all-capital one ("FRED"), or a lower-case word ("passim", "arrow")."""
+    if len(word) < 2 or "/" in word:
+        return False
+    if word.islower() or word.isupper():
+        return True
+    return _capitalised_alone(word) and not word.lower().endswith(_ADJECTIVE_NAME_ENDS)
+
+
+_QUOTES = "\"'\u201c\u2018"
+_LANGUAGE_NAMES = frozenset(
+    """
+    fortran cobol java javascript typescript haskell ocaml pascal ada lisp prolog kotlin swift
+    scala assembly assembler
+    """.split()
+)
+"""Programming languages (the common ones of TIOBE's list that are no package of their own):
+a program in them is compiled, but the language is not what a site installs."""
+
+
+def _built_or_coupled(original: str, start: int, word: str, kind: str) -> bool:
+    """ "ROMS is compiled against ...", "coupled with CLM": only software is built or coupled
+    so. An acronym counts here (the cue is strong); an everyday lower-case word does not."""
+    if kind != "unread" or (word.islower() and (english_word(word) or common_word(word))):
+        return False
+    if word.lower() in _LANGUAGE_NAMES:
+        return False  # "the code is Fortran compiled with ifx": a language, no package
+    end = start + len(word)
+    return bool(
+        _BUILT_SUBJECT_RE.match(original, end)
+        or _COUPLED_BEFORE_RE.search(original[max(0, start - 60) : start])
+    )
+
+
+def _word_before(text: str, start: int) -> str:
+    m = re.search(r"([A-Za-z']+)[^\S\n]*[\"'\u201c\u2018]?$", text[max(0, start - 40) : start])
+    return m.group(1).lower() if m else ""
+
+
 def _near_filler(word: str, filler: frozenset[str]) -> bool:
     """A misspelling of an ordinary word, one edit away and long enough to tell."""
     if len(word) < 5 or not word.isalpha():
@@ -469,16 +645,25 @@ bullet ("- torch-geometric 2.5\n  - dgl"; the first item's version may sit betwe
 
 
 def _names_in_lists(
-    original: str, words: list[tuple[int, str]], kinds: list[str], draft: Draft
+    original: str,
+    words: list[tuple[int, str]],
+    kinds: list[str],
+    draft: Draft,
+    ends: dict[int, int] | None = None,
 ) -> None:
     """An unread word listed next to a package is a package too: "nekbone and miniAMR",
-    "packages: mamba-ssm, triton". Repeats until no more words change."""
+    "packages: mamba-ssm, triton". Repeats until no more words change. ``ends``: where a
+    name's description ends, for a name described before the next item ("the Prophet
+    forecasting package and statsmodels")."""
+    ends = ends or {}
     spans = [(s, e) for s, e, _ in draft.software_spans]
     changed = True
     while changed:
         changed = False
         named = spans + [
-            (s, s + len(w)) for (s, w), k in zip(words, kinds, strict=True) if k == "name"
+            (s, ends.get(i, s + len(w)))
+            for i, ((s, w), k) in enumerate(zip(words, kinds, strict=True))
+            if k == "name"
         ]
         for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
             if kind not in ("unread", "ambiguous") or len(word) < 2:
