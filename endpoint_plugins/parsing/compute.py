@@ -287,9 +287,27 @@ _GPU_MEMORY_FIRST_RE = re.compile(
     rf"{SIZE}",
     FLAGS,
 )
+_GPU_MEMORY_PER_GPU_RE = re.compile(
+    rf"{SIZE}\s*(?:(?:of\s+)?(?:{_MEMORY}|vram)\s+)?(?:per|/|for\s+each|on\s+each|each|a|every)"
+    rf"\s*-?\s*{_GPU_MEM_WORD}(?!\w)",
+    FLAGS,
+)
+"""A size counted per GPU ("48 GB per GPU", "80GB/gpu"): the GPU's memory, not the node's."""
+_GPU_MEMORY_HAS_RE = re.compile(
+    rf"(?<!\w)(?:(?:{_MODEL_PHRASE})\s*)?{_GPU_MEM_WORD}\s*(?:each\s+)?"
+    r"(?:\(\s*|with\s+|of\s+|(?:must|should|will|would)\s+(?:have|need)\s+|needs?\s+|has\s+"
+    r"|have\s+|requires?\s+)"
+    r"(?:(?:at\s+least|min(?:imum)?|no\s+less\s+than|>=|\u2265|~|about|around)\s*)?"
+    rf"{SIZE}(?:\s*(?:each|apiece|per\s+gpu|a\s+piece))?"
+    rf"(?:\s*(?:of\s+)?(?:on[\s-]?board\s+|onboard\s+|device\s+)?(?:{_MEMORY}|vram|hbm\d?e?))?"
+    r"(?:\s*(?:each|apiece))?(?:\s*\))?",
+    FLAGS,
+)
+"""GPUs described by their memory: "GPUs with 80 GB", "each GPU needs 24 GB", "A100 GPUs (80
+GB each)", "4 GPUs of 40 GB memory". A size that describes a GPU is never the node's memory."""
 _MEMORY_SCOPED_RE = re.compile(rf"{SIZE}(?P<scope>{PER_NODE}|{PER_CORE})", FLAGS)
 _BARE_SIZE_RE = re.compile(
-    rf"{SIZE}(?!\s*(?:of\s+)?(?:[\w-]+\s+)?(?:scratch|disk|storage|space|ssd|nvme|lustre|gpfs|"
+    rf"{SIZE}(?!\s*of\s+(?!(?:{_MEMORY})(?!\w)))(?!\s*(?:of\s+)?(?:[\w-]+\s+)?(?:scratch|disk|storage|space|ssd|nvme|lustre|gpfs|"
     r"beegfs|nfs|local|free|available|file|files|data|dataset|output|input|vram|gpu|hbm|"
     r"quota|archive|s3|bucket|infiniband|ib|ethernet|gbe|roce|slingshot|omni-?path|opa|link|"
     r"links|network|interconnect|nic|fabric)(?!\w))",
@@ -302,6 +320,10 @@ _MEMORY_NAMES = ("memory",)
 _MEMORY_TYPO_RE = re.compile(
     rf"(?<!\w)(?P<word>m[a-z]{{4,6}})\s*[:=]?\s*(?:of\s+)?{SIZE}(?P<scope>{PER_NODE})?", FLAGS
 )
+_MEMORY_TYPO_AFTER_RE = re.compile(
+    rf"{SIZE}\s*(?:of\s+)?(?P<word>m[a-z]{{4,6}})(?!\w)(?P<scope>{PER_NODE})?", FLAGS
+)
+"""The size first, then the misspelt word: "256 GB memroy each"."""
 _SIZE_BEFORE_COMPUTE_RE = re.compile(
     rf"(?<![\w.]){SIZE}(?=\s*(?:,|and|&|\+|plus)\s*(?P<next>\x00+)(?:\s|$|[,.;?!]))", FLAGS
 )
@@ -378,8 +400,19 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         c.gpu_mentioned = True
         return True
 
+    def gpu_memory_of(m: re.Match[str]) -> bool:
+        """The GPU words before the size stay for the counts ("2 GPUs with 80 GB"): only the
+        size and what follows it are quoted and blanked."""
+        start = m.start("num")
+        draft.unresolved.append(" ".join(m.group(0).split())[:80])
+        c.gpu_mentioned = True
+        scanner.blank(start, m.end())
+        return False
+
     scanner.take(_GPU_MEMORY_RE, gpu_memory)
     scanner.take(_GPU_MEMORY_FIRST_RE, gpu_memory)
+    scanner.take(_GPU_MEMORY_PER_GPU_RE, gpu_memory)
+    scanner.take(_GPU_MEMORY_HAS_RE, gpu_memory_of)
     scanner.take(_CPU_ONLY_RE, cpu_only)
     scanner.take(_CPU_OR_GPU_RE, cpu_or_gpu)
     scanner.take(_GPU_OPTIONAL_RE, cpu_or_gpu)
@@ -889,6 +922,7 @@ def _extract_memory(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_MEMORY_AFTER_RE, handle)
     scanner.take(_MEMORY_BEFORE_RE, handle)
     scanner.take(_MEMORY_TYPO_RE, misspelt)
+    scanner.take(_MEMORY_TYPO_AFTER_RE, misspelt)
     scanner.take(_MEMORY_SCOPED_RE, handle)
     scanner.take(_BARE_SIZE_RE, beside_compute)
     scanner.take(_SIZE_BEFORE_COMPUTE_RE, before_compute)

@@ -593,8 +593,11 @@ RANK_WORDS: tuple[str, ...] = (
     "mpi ranks",
     "mpi processes",
     "mpi tasks",
+    "mpi procs",
     "ranks",
     "processes",
+    "procs",
+    "process",
     "tasks",
 )
 """Nouns that count MPI ranks: one core each, in total across the nodes."""

@@ -11,6 +11,7 @@ import re
 
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.draft import Draft, Mention
+from endpoint_plugins.parsing.english import english_word
 from endpoint_plugins.parsing.scanner import (
     FLAGS,
     PER_NODE,
@@ -21,6 +22,7 @@ from endpoint_plugins.parsing.scanner import (
     size_in_gb,
     squash,
 )
+from endpoint_plugins.parsing.vocabulary import typo_of
 from providers.wire.requirements import Fabric, StorageKind
 
 MAX_STORAGE_GB = 1e9
@@ -83,6 +85,28 @@ _STORAGE_KIND_FIRST_RE = re.compile(
     rf"{SIZE}(?:\s+(?:of\s+)?(?:free\s+)?(?:space|free|available))?",
     FLAGS,
 )
+_STORAGE_ON_KIND_RE = re.compile(
+    rf"{SIZE}\s*(?:of\s+)?(?:free\s+)?(?:scratch\s+space|scratch|storage|space|disk\s+space|disk|room)"
+    rf"\s+(?:on|in)\s+(?:an?\s+|the\s+|our\s+|a\s+shared\s+)?{_KIND}{_KIND_NOUN}(?!\w)",
+    FLAGS,
+)
+"""A size of scratch placed on a named kind: "20 TB of scratch on a parallel filesystem" is
+20 TB of the parallel filesystem, not 20 TB of any storage plus a parallel one."""
+_STORAGE_TYPO_RE = re.compile(rf"{SIZE}\s*(?:of\s+)?(?P<word>[a-z]{{5,9}})(?!\w)", FLAGS)
+"""A size, then perhaps a misspelt storage noun ("500GB of scrach", "2 TB storgae")."""
+_STORAGE_NOUN_SPELLINGS = ("scratch", "storage")
+_STORAGE_QUALITY_RE = re.compile(
+    r"(?<!\w)(?:encrypted|encryption[\s-]at[\s-]rest|immutable|backed[\s-]up|replicated|"
+    r"redundant|raid\d{0,2}|archival|tape|worm|hipaa[\s-]compliant|gdpr[\s-]compliant|secure)"
+    r"\s+(?:scratch\s+|disk\s+|data\s+)?(?:storage|scratch|disks?|file\s*systems?|volumes?|"
+    r"drives?|space)(?!\w)",
+    FLAGS,
+)
+"""Storage with a quality no field holds ("encrypted storage", "backed-up disk"): quoted, and
+not read as plain storage that any site has."""
+_ALREADY_THERE_RE = re.compile(r"(?<!\w)already(?!\w)", FLAGS)
+"""Data that is already on a filesystem ("the outputs (~9 TB) already sit on our NFS share"):
+its size is the data's, not free space asked for."""
 _STORAGE_FREE_RE = re.compile(rf"{SIZE}\s+(?:free|available)(?!\w)", FLAGS)
 _STORAGE_KIND_RE = re.compile(rf"(?<![\w.-]){_KIND}{_KIND_NOUN}(?![\w])", FLAGS)
 _LOOSE_SIZE_RE = re.compile(rf"(?<![\w.]){SIZE}(?!\s*(?:/|per\s|each|a\s))", FLAGS)
@@ -198,9 +222,22 @@ def extract_storage(scanner: Scanner, draft: Draft) -> None:
         named.append((_kind(m.group("kind")), m.start()))
         return True
 
+    def quality(m: re.Match[str]) -> bool:
+        draft.unresolved.append(" ".join(m.group(0).split()))
+        return True
+
+    def misspelt(m: re.Match[str]) -> bool:
+        word = m.group("word").lower()
+        if english_word(word) or typo_of(word, _STORAGE_NOUN_SPELLINGS, 1) is None:
+            return False
+        return sized(m)
+
+    scanner.take(_STORAGE_QUALITY_RE, quality)
+    scanner.take(_STORAGE_ON_KIND_RE, sized)
     scanner.take(_STORAGE_SIZE_FIRST_RE, sized)
     scanner.take(_STORAGE_KIND_FIRST_RE, sized)
     scanner.take(_STORAGE_FREE_RE, sized)
+    scanner.take(_STORAGE_TYPO_RE, misspelt)
     scanner.take(_STORAGE_KIND_RE, kind_alone)
     for kind, at in named:
         draft.add_storage(kind, _size_in_sentence(scanner, at, sized_at))
@@ -221,7 +258,7 @@ def _size_in_sentence(scanner: Scanner, at: int, sized_at: list[int]) -> float |
     start = ends[-1] if ends else 0
     end_match = _SENTENCE_END_RE.search(text, at)
     end = end_match.start() if end_match else len(text)
-    if any(start <= s < end for s in sized_at):
+    if any(start <= s < end for s in sized_at) or _ALREADY_THERE_RE.search(text, start, end):
         return None
     if _THAT_MUCH_RE.search(text, start, end) and not _LOOSE_SIZE_RE.search(text, start, end):
         start = ends[-2] if len(ends) > 1 else 0  # "... is 40 TB. GPFS with that much free"

@@ -216,7 +216,7 @@ _SHORT_SIZE_UNITS = [u for u in lexicon.SIZE_UNITS_GB if len(u) == 1]
 SIZE = (
     rf"(?P<num>{DECIMAL})"
     rf"(?:\s*(?P<unit>{alternation(_LONG_SIZE_UNITS)})|(?P<short>[{''.join(_SHORT_SIZE_UNITS)}]))"
-    r"(?![\w/])"
+    r"(?!\w)(?!/(?!\s*(?:node|host|machine|server|instance|vm|core|cpu|gpu|task|rank)s?(?!\w)))"
 )
 """An amount of bytes: "64 GB", "512GB", "1.5 TiB", "64G" (one-letter units only attached)."""
 

@@ -525,7 +525,7 @@ _EQUALS_RE = re.compile(
     rf"(?P<value>{_VALUE}{_UNIT_WORD})",
 )
 _COLON_RE = re.compile(
-    r"^[ \t]*(?:[-*#>]+[ \t]*)?(?P<key>[A-Za-z][\w .-]{0,30}?)[ \t]*:[ \t]*"
+    r"^[ \t]*(?:[-*#>]+[ \t]*)?(?P<key>[A-Za-z][\w .-]{0,30}?(?:/[A-Za-z]{1,12})?)[ \t]*:[ \t]*"
     r"(?P<value>[^\n]{1,200})$",
     re.M,
 )
@@ -549,7 +549,9 @@ _FLAG_CONTEXT_RE = re.compile(
 )
 _PTILE_RE = re.compile(r"span\[ptile=(?P<n>\d{1,5})\]", FLAGS)
 _COMMANDS_RE = re.compile(
-    r"(?<![\w-])(?:sbatch|salloc|qsub|bsub|srun|mpirun|mpiexec|aprun|jsrun|ibrun)(?![\w-])", FLAGS
+    r"(?<![\w-])(?:sbatch|salloc|qsub|bsub|srun|mpirun|mpiexec|aprun|jsrun|ibrun"
+    r"|flux\s+(?:run|submit|batch|alloc))(?![\w-])",
+    FLAGS,
 )
 _FILE_RE = re.compile(
     r"(?<![\w/.-])(?!(?-i:[A-Z])[\w-]*\.jl(?![\w.]))(?:\.{0,2}/)?[\w./-]*\w\.(?:sh|pbs|slurm|sbatch|bsub|lsf|job|py|jl|r|m|in|"
@@ -672,6 +674,31 @@ _NAME_KEYS = frozenset(
     "job run experiment case title study task purpose campaign tag label".split()
 )
 """Keys that name the job ("job: climate-postproc"): a single-word value is its name."""
+_DATA_KEYS = frozenset(
+    "db database dataset data input inputs alignment reference ref genome seed sample samples "
+    "calc calculation sim simulation".split()
+)
+"""Keys whose single-word value is the job's data or a name of its own (``db=nr_2024``,
+``calc: cathode-batch7``): input the job reads, not a requirement on the site."""
+
+
+def _names_the_run(raw_key: str) -> bool:
+    """``job``, ``case_name``, ``run_id``, ``sim_label``, ``db``: the value names the run or its
+    data (one word), never a package."""
+    words = _key_words(raw_key)
+    if not words:
+        return False
+    if squash(raw_key) in _NAME_KEYS or squash(raw_key) in _DATA_KEYS:
+        return True
+    return (
+        len(words) <= 3
+        and words[-1] in ("name", "id", "label", "tag")
+        and not (
+            set(words) & {"gpu", "model", "software", "app", "package", "module", "image", "mpi"}
+        )
+    )
+
+
 _SCOPED_VALUE_RE = re.compile(
     r"^\s*(?P<value>[\w.:]+(?:\s*(?:gb|g|tb|t|gib|tib|mb))?)\s*(?:(?P<node>per\s+node|/\s*node|"
     r"each|per\s+host)|(?P<total>total|in\s+total|overall|across\s+(?:all\s+)?nodes))\s*$",
@@ -703,6 +730,7 @@ class _Pairs:
         self.cpus_per_task: Mention[int] | None = None
         self.last_name: str | None = None
         self.last_storage: StorageKind | None = None
+        self.flux = bool(re.search(r"(?<![\w-])flux\s+(?:run|submit|batch|alloc)", scanner.text))
 
     # -- entry points (one per syntax) --------------------------------------------------------
 
@@ -728,6 +756,10 @@ class _Pairs:
         text = m.group(0)
         if letter == "np":
             return _cores(per_node=False)(self.draft, value, text)
+        if letter == "g" and self.flux:  # Flux: -g is GPUs per task
+            self.draft.unresolved.append(_clean(text))
+            self.draft.compute.gpu_mentioned = True
+            return True
         if letter == "gpu":  # LSF: -gpu "num=4" is GPUs per host
             num = re.search(r"num=(\d{1,3})", value)
             if num:
@@ -750,6 +782,9 @@ class _Pairs:
             hosts = re.search(r"span\[hosts=(\d{1,5})\]", value)
             if hosts:
                 self.draft.compute.nodes.append(Mention(int(hosts.group(1)), text))
+            rest = re.sub(r"span\[(?:ptile|hosts)=\d{1,5}\]", "", value).strip()
+            if rest:  # "rusage[mem=4000]" (unit and scope set per site), "select[avx512]"
+                self.draft.unresolved.append(rest)
             return True
         return self._apply(m, key, value, unknown="unresolved")
 
@@ -760,6 +795,7 @@ class _Pairs:
     ) -> bool:
         """Read one pair. True blanks the whole match; False leaves it (or part of it) in the
         text for the other extractors."""
+        raw_key = raw_key.replace("/", "_per_")  # "cores/node", "mem/gpu"
         key = _canonical_key(squash(raw_key.replace(".", "")))
         value = _unquote(raw_value)
         text = m.group(0)
@@ -778,8 +814,10 @@ class _Pairs:
             self.draft.exclude(Feature.GPU)
             self.draft.compute.cpu_only = Mention(True, text)
             return True
-        if "budget" in key or "cost" in key or key.startswith("spend"):
-            return _budget(self.draft, value, text)
+        if ("budget" in key or "cost" in key or key.startswith("spend")) and _budget(
+            self.draft, value, text
+        ):
+            return True  # "time_budget: 5h" is no money: read on as any other key
         used = _USES_KEY_RE.match(raw_key)
         feature = squash(used.group("name")) if used else ""
         if used and feature not in _FEATURE_NAMES and squash(value) in _TRUTHY | _FALSY:
@@ -797,11 +835,15 @@ class _Pairs:
         if feature in ("gpu", "gpus") and squash(value) in _TRUTHY:
             self.draft.compute.gpu_mentioned = True  # "needs_gpu: yes": one GPU
             return True
+        if _gpu_memory_key(raw_key):
+            self.draft.unresolved.append(_clean(text))  # GPU memory: no field holds it
+            self.draft.compute.gpu_mentioned = True
+            return True
         scoped = _SCOPED_VALUE_RE.match(value)
         if scoped and key in _SCOPABLE:
             key = _SCOPABLE[key]["total" if scoped.group("total") else "node"]
             value = scoped.group("value")
-        handler = _KEYS.get(key) or _with_unit(key)
+        handler = _KEYS.get(key) or _with_unit(key) or _worded_key(raw_key)
         if handler is not None and handler(self.draft, value, text):
             return True
         if (package := _package(key)) is not None and (choice := version_choice(value)):
@@ -813,13 +855,13 @@ class _Pairs:
             if constraints:  # "rocm = 6.1", "cuda: 12.2": the key names a package
                 self.draft.add_software(package, constraints)
                 return True
-        if self._storage(key, value, text):
+        if self._storage(key, value, text, m.end()):
             return True
         if key in _IGNORED_KEYS or key in ("image", "containerimage", "sif", "docker", "url"):
             return True
         if key == "constraint" and _model(self.draft, value, text):
             return True  # "--constraint=a100": a GPU model; other features stay unresolved
-        if key in _NAME_KEYS and " " not in value:
+        if _names_the_run(raw_key) and " " not in value:
             return True  # "job: climate-postproc" names the job
         is_text = key in _TEXT_KEYS or key in _SOFTWARE_KEYS
         if unknown == "name" and not is_text and self._named_version(raw_key, value):
@@ -895,10 +937,17 @@ class _Pairs:
         self.draft.add_software(name, constraints)
         return True
 
-    def _storage(self, key: str, value: str, text: str) -> bool:
+    def _storage(self, key: str, value: str, text: str, end: int) -> bool:
         if not any(word in key for word in _STORAGE_WORDS):
             return False
         kind = _storage_kind(key)
+        after = _KIND_AFTER_RE.match(self.scanner.text, end)
+        if after and (named := _storage_kind(squash(after.group("kind")))) is not None:
+            kind = named  # "disk=2TB(local)": the kind follows the size
+            self.scanner.blank(*after.span())
+        listed = _KIND_AND_SIZE_RE.match(value)
+        if listed and (named := _storage_kind(squash(listed.group("kind")))) is not None:
+            kind, value = named, listed.group("size")  # "filesystem: parallel, >= 20 TB free"
         size = _size_with_unit(key, value)
         if size is not None and not in_range(size, 1e-6, MAX_STORAGE_GB):
             return False  # "free: 0" sizes nothing: left unread, so it is quoted, not dropped
@@ -923,7 +972,7 @@ class _Pairs:
             per_node = tasks.value * (cpus.value if cpus else 1)
             text = tasks.text + (f" {cpus.text}" if cpus else "")
             self.draft.compute.cores.append(Count(per_node, text, per_node=True))
-        elif cpus is not None and not self.draft.compute.cores:
+        elif cpus is not None and (cpus.value > 1 or not self.draft.compute.cores):
             # "-c 8" alone sizes one task, not the node or the job (see parsing.compute's
             # per-task rule): requirement-like, so it blocks READY instead of being dropped.
             self.draft.unresolved.append(_clean(cpus.text))
@@ -990,6 +1039,158 @@ def _with_unit(key: str) -> Handler | None:
     return None
 
 
+# -- keys read word by word ---------------------------------------------------------------------
+
+_KEY_WORDS: dict[str, str] = {
+    **dict.fromkeys(
+        "gpu gpus ngpus numgpus gpucount accel accels accelerators ngpu".split(), "gpus"
+    ),
+    **dict.fromkeys(
+        """core cores ncores numcores cpu cpus ncpus ncpu numcpus vcpu vcpus thread threads
+        nthreads proc procs nprocs process processes rank ranks nranks task tasks ntasks slots
+        """.split(),
+        "cores",
+    ),
+    **dict.fromkeys("mem memory ram".split(), "memory"),
+    **dict.fromkeys(
+        """node nodes nnodes numnodes machine machines box boxes host hosts server servers
+        instance instances vm vms""".split(),
+        "nodes",
+    ),
+    **dict.fromkeys("walltime runtime time wall duration wallclock clock".split(), "time"),
+    **dict.fromkeys("make maker vendor brand manufacturer".split(), "vendor"),
+}
+"""What each word of a key measures (``gpu_per_box``: GPUs; ``threads_per_machine``: cores)."""
+_KEY_FILLERS = frozenset(
+    "n num number count of the max min maximum minimum req requested required wanted needed "
+    "desired limit per each every total overall all job".split()
+)
+_KEY_UNITS: dict[str, tuple[str, float]] = {
+    **{u: ("size", 1.0) for u in ("gb", "g", "tb", "t", "mb", "gib", "tib")},
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), ("time", 3600)),
+    **dict.fromkeys(("m", "min", "mins", "minute", "minutes"), ("time", 60)),
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), ("time", 1)),
+    **dict.fromkeys(("d", "day", "days"), ("time", 86400)),
+}
+_PER_CORE_WORDS = frozenset("core cores cpu cpus task tasks rank ranks proc thread".split())
+_GPU_MEMORY_KEY_RE = re.compile(
+    r"(?:max|min|req|total)?(?:per)?(?:gpu|device|card|accel(?:erator)?)s?(?:per|each)?"
+    r"(?:mem|memory|ram|vram|hbm)(?:gb|g|tb|gib|mb)?"
+    r"|(?:max|min|req|total)?(?:mem|memory|ram)(?:per|each|of|on)?(?:gpu|device|card)s?"
+    r"(?:gb|g|gib|mb)?"
+    r"|(?:max|min|req|total)?(?:gpu)?(?:vram|hbm\d?e?)(?:pergpu)?(?:gb|g|gib|mb)?"
+)
+"""Keys naming the memory of a GPU (``gpu_mem``, ``mem_per_gpu``, ``vram_gb``): no field holds
+it, and it must never pass for the node's memory."""
+
+
+def _key_words(raw_key: str) -> list[str]:
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", raw_key.strip())
+    return re.findall(r"[a-z]+|\d+", spaced.lower())
+
+
+def _worded_key(raw_key: str) -> Handler | None:
+    """A key read as a path of words, for keys :data:`_KEYS` does not spell out: the measure
+    (``gpu``, ``threads``, ``machines``), the scope (``per_box``, ``per_node``, ``each``: per
+    node; ``total``: the whole job; ``per_core``: memory per core) and a unit suffix (``_gb``,
+    ``_tb``, ``_h``, ``_hours``, ``_min``). A key with any other word is not read here."""
+    words = _key_words(raw_key)
+    if not words or len(words) > 6:
+        return None
+    unit: tuple[str, float] | None = None
+    if len(words) > 1 and words[-1] in _KEY_UNITS:
+        unit = _KEY_UNITS[words[-1]]
+        words = words[:-1]
+    measures: list[str] = []
+    per_node = total = per_core = False
+    for i, word in enumerate(words):
+        after_per = i > 0 and words[i - 1] in ("per", "each", "every")
+        kind = _KEY_WORDS.get(word)
+        if kind == "nodes" and (after_per or "nodes" in measures):
+            per_node = True
+        elif kind == "cores" and after_per and word in _PER_CORE_WORDS:
+            per_core = True
+        elif kind is not None:
+            measures.append(kind)
+        elif word in ("total", "overall", "all", "job"):
+            total = True
+        elif word not in _KEY_FILLERS:
+            return None
+    if "each" in words and "per" not in words:
+        per_node = True
+    nodes_as_scope = measures.count("nodes") == 1 and len(set(measures)) == 2
+    if nodes_as_scope:  # "node_gpus", "cores_node": the node word scopes the other measure
+        measures.remove("nodes")
+        per_node = True
+    if "vendor" in measures and set(measures) <= {"vendor", "gpus"} and not unit:
+        return _vendor  # "gpu_make: NVIDIA", "accel_vendor = amd"
+    if len(set(measures)) != 1 or (per_node and total) or (per_core and measures[0] != "memory"):
+        return None
+    measure = measures[0]
+    if unit is not None and unit[0] != {"memory": "size", "time": "time"}.get(measure):
+        return None  # "gpu_hours", "core_h": an amount of compute, not a count or a walltime
+    if measure == "gpus":
+        return _gpus_with_model(True if per_node else (False if total else None))
+    if measure == "cores":
+        mpi = any(w in ("rank", "ranks", "nranks") for w in words)
+        return _cores(per_node=per_node, mpi=mpi)
+    if measure == "nodes":
+        return None if per_node or total or unit else _nodes
+    if measure == "vendor":
+        return None
+    if measure == "memory":
+        scope = "core" if per_core else ("total" if total else "node")
+        suffix = raw_key.strip().lower()[-2:] if unit else ""
+        return lambda d, v, t: _memory(scope)(d, f"{v}{suffix}" if _count(v) else v, t)
+    if measure == "time":
+        return _walltime(int(unit[1]) if unit else None)
+    return None
+
+
+_COUNT_AND_NAMES_RE = re.compile(
+    r"^\s*(?P<n>\d{1,4})\s*(?:x\s*)?(?:\(\s*(?P<p>[^()]{1,60})\)|(?P<w>[A-Za-z][^()]{0,60}))\s*$",
+    FLAGS,
+)
+
+
+def _gpus_with_model(per_node: bool | None) -> Handler:
+    """GPU counts that may name the model or vendor too: ``4 (AMD MI300X)``, ``2x A100``."""
+    plain = _gpus(per_node)
+
+    def handle(draft: Draft, value: str, text: str) -> bool:
+        m = _COUNT_AND_NAMES_RE.match(value)
+        if m is None:
+            return plain(draft, value, text)
+        names = (m.group("p") or m.group("w") or "").replace(",", " ").split()
+        known = [w for w in names if w.lower() not in ("gpu", "gpus", "x")]
+        if not all(lookup(lexicon.GPU_MODELS, w) or _vendor_word(w) for w in known):
+            return False  # a word no reader here knows: left in the text, so it is quoted
+        for word in known:
+            if not _model(draft, word, text):
+                _vendor(draft, word, text)
+        return plain(draft, m.group("n"), text)
+
+    return handle
+
+
+def _vendor_word(word: str) -> bool:
+    return squash(word) in ("nvidia", "amd", "intel")
+
+
+def _gpu_memory_key(raw_key: str) -> bool:
+    """Whether a key names the memory of a GPU: ``gpu_mem``, ``mem_per_gpu``, ``vram_gb``."""
+    words = set(_key_words(raw_key))
+    if words & {"vram", "hbm"}:
+        return True
+    if words & {"gpu", "gpus", "device", "accel", "accelerator"} and words & {
+        "mem",
+        "memory",
+        "ram",
+    }:
+        return True
+    return bool(_GPU_MEMORY_KEY_RE.fullmatch(squash(raw_key)))
+
+
 def _size_with_unit(key: str, value: str) -> float | None:
     size = _size(value) if not _BARE_SIZE_RE.match(value) else None
     if size is not None:
@@ -1001,8 +1202,19 @@ def _size_with_unit(key: str, value: str) -> float | None:
     return round(float(bare.group("num")) * lexicon.SIZE_UNITS_GB[unit], 6)
 
 
+_KIND_AFTER_RE = re.compile(r"\s*\(\s*(?P<kind>[A-Za-z][\w -]{1,24}?)\s*\)")
+_KIND_AND_SIZE_RE = re.compile(
+    r"^\s*(?P<kind>[A-Za-z][\w -]{1,24}?)\s*[,;:]?\s*(?:with\s+)?"
+    r"(?:>=|\u2265|at\s+least|min(?:imum)?)?"
+    r"\s*(?P<size>\d{1,7}(?:\.\d{1,3})?\s*[a-z]{1,3})(?:\s+(?:free|available))?\s*$",
+    FLAGS,
+)
+"""A storage value that names the kind and the size: ``parallel, >= 20 TB free``."""
+
+
 def _storage_kind(text: str) -> StorageKind | None:
     words = {
+        "parallel": StorageKind.PARALLEL,
         "lustre": StorageKind.LUSTRE,
         "gpfs": StorageKind.GPFS,
         "beegfs": StorageKind.BEEGFS,
@@ -1095,6 +1307,8 @@ def _select(draft: Draft, m: re.Match[str]) -> bool:
             draft.compute.gpus.append(Count(n, m.group(0), per_node=True))
         elif key == "mem" and (size := _size(value)) is not None:
             draft.compute.memory_per_node.append(Mention(size, m.group(0)))
+        elif key not in ("ompthreads", "mpiprocs", "ncpus"):
+            draft.unresolved.append(part)  # "gpu_mem=40gb", "host=n12": no field holds it
     return True
 
 
