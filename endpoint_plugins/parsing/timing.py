@@ -105,15 +105,21 @@ _NOT_A_RUN_BEFORE_RE = re.compile(
 )
 """Before a duration, a step or an interval inside the computation ("a time step of 30
 minutes", "output interval: 1 h"): never the job's run time."""
-_NOT_A_RUN_AFTER_RE = re.compile(
-    r"(?:-|\s+)(?:ago|old|earlier|later|before\s+(?:that|then)|time[\s-]?steps?|intervals?|"
-    r"cadence|forecasts?|spin[\s-]?ups?|windows?|averages?|means|lags?|resolution)(?!\w)"
+_AGE_AFTER_RE = re.compile(
+    r"(?:-|\s+)(?:ago|old|earlier|later|time[\s-]?steps?|steps?|intervals?|cadence|lags?|"
+    r"resolution)(?!\w)",
+    FLAGS,
+)
+"""After a duration: an age ("2 years old", "3 days ago") or a step inside the computation
+("a 5-minute time step", "at 1-hour resolution"), never the job's run time."""
+_OTHER_MEASURE_AFTER_RE = re.compile(
+    r"(?:-|\s+)(?:forecasts?|spin[\s-]?ups?|windows?|averages?|means)(?!\w)"
     r"|\s*(?:x|\u00d7|\*)\s*\d",
     FLAGS,
 )
-"""After a duration: an age ("2 years old", "3 days ago"), a simulated period ("a 10-day
-forecast"), a step ("a 5-minute time step") or one side of a data size ("520 weeks x 3,100
-counties"): not the job's run time."""
+"""After a duration: a simulated period ("a 10-day forecast") or one side of a data size
+("520 weeks x 3,100 counties"): kept only as the last resort, so a run time said anywhere else
+wins ("12 hours x 8 nodes" alone is still read)."""
 _CLAUSE_END = r"(?:[.!?;:]\s|\n\s*\n|\(|,\s*(?:so|therefore|thus|hence|but)\s)"
 _CLAUSE_START_RE = re.compile(rf"(?:{_CLAUSE_END}|^)(?![\s\S]*{_CLAUSE_END})")
 _ONE_ITEM_RE = re.compile(
@@ -356,15 +362,19 @@ def extract_walltime(scanner: Scanner, draft: Draft) -> None:
         begin = m.start("dur")
         if described and (
             _NOT_A_RUN_BEFORE_RE.search(scanner.text, max(0, begin - 40), begin)
-            or _NOT_A_RUN_AFTER_RE.match(scanner.text, m.end())
+            or _AGE_AFTER_RE.match(scanner.text, m.end())
         ):
-            return True  # "a time step of 30 minutes", "3 days ago", "520 weeks x 3,100": read
+            return True  # "a time step of 30 minutes", "3 days ago": read, and no run time
         hms = m.groupdict().get("hms")
         seconds = hms_seconds(hms) if hms else duration_seconds(m.group("dur"))
         if seconds is None or not 1 <= seconds <= MAX_WALLTIME_S:
             return False
         mention = Mention(seconds, m.group(0))
-        if described and _weak(scanner.text, m.start(), seconds):
+        if described and (
+            seconds > _MAX_LIKELY_WALLTIME_S or _OTHER_MEASURE_AFTER_RE.match(scanner.text, m.end())
+        ):
+            unlikely.append(mention)  # "520 weeks x 3,100 counties": the last resort
+        elif described and _weak(scanner.text, m.start()):
             weak.append(mention)  # one item's time, or history: any run time asked for wins
         elif _ASKED_FOR_RE.search(scanner.text, max(0, m.start() - 30), m.start()):
             draft.compute.walltime.insert(0, mention)  # asked for beats described
@@ -373,17 +383,16 @@ def extract_walltime(scanner: Scanner, draft: Draft) -> None:
         return True
 
     weak: list[Mention[int]] = []
+    unlikely: list[Mention[int]] = []
     scanner.take(_WALLTIME_RE, handle)
     scanner.take(_WALLTIME_AFTER_RE, handle)
     scanner.take(_RUN_FOR_RE, handle)
-    draft.compute.walltime.extend(weak)
+    draft.compute.walltime.extend(weak + unlikely)
 
 
-def _weak(text: str, start: int, seconds: int) -> bool:
+def _weak(text: str, start: int) -> bool:
     """Whether a duration at ``start`` is likely not the job's run time, though it may be
     the only time given: one item's time, a past or waiting time, a simulated period."""
-    if seconds > _MAX_LIKELY_WALLTIME_S:
-        return True
     if _HISTORY_BEFORE_RE.search(text, max(0, start - 40), start):
         return True
     return bool(_ONE_ITEM_RE.match(text, _clause_start(text, start), start))

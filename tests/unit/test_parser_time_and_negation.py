@@ -90,10 +90,24 @@ def test_the_run_time_is_still_read(text: str, walltime_s: int) -> None:
         "The samples are 3 days old; 8 cores please.",
         "We got the data 2 weeks ago; 8 cores please.",
         "A 5-minute time step, 16 cores.",
+        "Hourly data at 1-hour resolution, 16 cores.",
     ],
 )
 def test_steps_and_ages_are_no_run_time(text: str) -> None:
     assert parse(text).compute.walltime_s is None
+
+
+@pytest.mark.parametrize(
+    ("text", "walltime_s"),
+    [
+        ("12 hours x 8 nodes please", 12 * 3600),
+        ("3 days x 4 nodes for the ensemble", 3 * 86400),
+        ("We run a 10-day forecast on 4 nodes.", 10 * 86400),
+        ("We run a 10-day forecast; 4 nodes for 6 hours.", 6 * 3600),
+    ],
+)
+def test_an_unlikely_run_time_is_kept_when_it_is_the_only_one(text: str, walltime_s: int) -> None:
+    assert parse(text).compute.walltime_s == walltime_s
 
 
 # -- deadlines -------------------------------------------------------------------------------
