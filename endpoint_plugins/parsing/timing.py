@@ -82,6 +82,14 @@ _RUN_FOR_RE = re.compile(
 )
 """A duration is a run time unless it measures something else: "800 hours of speech"."""
 
+_BARE_HMS_RE = re.compile(
+    r"(?<![\w:./-])(?P<hms>\d{1,3}-\d{1,2}:[0-5]\d:[0-5]\d"
+    r"|\d{1,3}:[0-5]\d:[0-5]\d(?=\s+(?:per|each|for\s+(?:each|every|the))\s+(?:run|job)s?(?!\w)))"
+    r"(?![\d:])",
+    FLAGS,
+)
+"""Slurm's time written in prose without the word walltime: "1-12:00:00 per run" (a day part
+makes it a duration, never a clock time; "06:00:00" alone could be either)."""
 _WALLTIME_AFTER_RE = re.compile(
     rf"(?P<dur>{DURATION})\s+(?:of\s+)?(?:{alternation(lexicon.WALLTIME_WORDS)})(?!\w)", FLAGS
 )
@@ -359,7 +367,7 @@ def extract_walltime(scanner: Scanner, draft: Draft) -> None:
             draft.unresolved.append(" ".join(m.group(0).split()))  # one trajectory's time
             return True
         described = m.re is _RUN_FOR_RE  # no walltime word: the duration may measure another thing
-        begin = m.start("dur")
+        begin = m.start("dur") if described else m.start()
         if described and (
             _NOT_A_RUN_BEFORE_RE.search(scanner.text, max(0, begin - 40), begin)
             or _AGE_AFTER_RE.match(scanner.text, m.end())
@@ -387,6 +395,7 @@ def extract_walltime(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_WALLTIME_RE, handle)
     scanner.take(_WALLTIME_AFTER_RE, handle)
     scanner.take(_RUN_FOR_RE, handle)
+    scanner.take(_BARE_HMS_RE, handle)
     draft.compute.walltime.extend(weak + unlikely)
 
 

@@ -261,3 +261,23 @@ def test_gpu_not_required_alone_is_an_exclusion(text: str) -> None:
     req = parse(text)
     assert Feature.GPU in excluded(req)
     assert req.compute.gpus_per_node == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "walltime_s"),
+    [
+        ("We need 16 nodes with 64 cores each, 2-06:00:00 per run, and 300 GB.", 54 * 3600),
+        ("Each case needs 1-00:00:00 on 4 nodes.", 24 * 3600),
+        ("8 nodes, 06:00:00 per job", 6 * 3600),
+    ],
+)
+def test_slurm_time_in_prose_is_the_run_time(text: str, walltime_s: int) -> None:
+    assert parse(text).compute.walltime_s == walltime_s
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["The meeting is at 12:00:00 tomorrow, 4 nodes.", "Logs start at 08:30:00; 4 nodes."],
+)
+def test_a_clock_time_is_no_run_time(text: str) -> None:
+    assert parse(text).compute.walltime_s is None
