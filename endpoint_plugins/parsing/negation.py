@@ -76,13 +76,29 @@ _MORE = (
 )
 """Further features under the same negation: "no MPI or a fast network", "no MPI and not the
 container". "Nothing needs GPUs" and "none of it uses MPI" negate with the subject."""
+_NOT_WANTED = (
+    r"(?:(?:is|are|was|were|will\s+be|would\s+be)\s+not|isn'?t|aren'?t|wasn'?t|weren'?t|"
+    r"won'?t\s+be|will\s+not\s+be|not)\s+(?:really\s+|strictly\s+|actually\s+)?"
+    r"(?:needed|required|necessary|essential|mandatory|wanted|used|an\s+option|allowed)"
+)
+"""After a feature: "MPI isn't required", "GPUs are not necessary", "MPI won't be needed"."""
 _NEGATED_RE = re.compile(
     rf"(?<![\w-])(?:"
     rf"(?:no|without|w/o|zero|non)[\s-]+(?:need\s+(?:(?:for|of)\s+)?)?{_ARTICLE}{_FEATURE}{_MORE}"
+    rf"|neither\s+{_ARTICLE}{_FEATURE}{_MORE}"
+    rf"|neither\s+(?:of\s+(?:them|these|those|the\s+\w+)|\w+)\s+(?:really\s+)?{_NEED}\s+"
+    rf"{_ARTICLE}{_FEATURE}{_MORE}"
+    rf"|(?:(?<=[.,;:!?(]\s)|(?<=[.,;:!?(])|(?<=^)|(?<=please\s)|(?<=pls\s)|(?<=but\s)|(?<=and\s))"
+    rf"not\s+(?:(?:necessary|needed|required|need)\s+)?{_ARTICLE}{_FEATURE}{_MORE}"
+    rf"(?!\s+(?:is|are|was|were|would|will|can|could|available|only)(?!\w))"
+    rf"|{_FEATURE}\s*[:=]\s*(?:no|none|not\s+needed|not\s+required)(?![\w-])"
+    rf"|(?:(?:is|are)\s+not|isn'?t|aren'?t)\s+(?:an?\s+)?{_FEATURE}\s+"
+    r"(?:code|codes|job|jobs|program|application|app|workload)"
     rf"|{_NOT}\s+(?:really\s+|even\s+|actually\s+)?{_NEED}\s+{_ARTICLE}{_FEATURE}{_MORE}"
     rf"|(?:nothing|none\s+of\s+(?:it|them|this|the\s+\w+))\s+(?:here\s+|really\s+)?{_NEED}\s+"
     rf"{_ARTICLE}{_FEATURE}{_MORE}"
     rf"(?:\s+at\s+all)?"
+    rf"|{_FEATURE}{_MORE}\s+{_NOT_WANTED}"
     rf"|{_FEATURE}{_MORE}\s+(?:is|are|isn'?t|aren'?t)?\s*(?:not\s+)?"
     rf"(?:not\s+needed|not\s+required|not\s+necessary|unnecessary|unneeded|not\s+wanted|"
     rf"isn'?t\s+needed|aren'?t\s+needed|not\s+used|not\s+an\s+option|not\s+allowed|"
@@ -92,16 +108,67 @@ _NEGATED_RE = re.compile(
     FLAGS,
 )
 _ONE_FEATURE_RE = re.compile(rf"(?<![\w-]){_FEATURE}(?!\w)", FLAGS)
+_GPU_WORDS = r"(?:gpus?|graphics\s+cards?|accelerators?|cuda)"
+_GPU_HELPS_BUT_RE = re.compile(
+    rf"(?<![\w-])(?:a\s+|the\s+)?{_GPU_WORDS}\s+(?:would\s+|will\s+|could\s+|can\s+|might\s+)?"
+    r"(?:help|helps|speed|speeds|accelerate|accelerates|be\s+(?:nice|faster|better|welcome|useful))"
+    r"[^.;!?\n]{0,40}?\s(?:but|though|although|yet)\s+(?:(?:they|it|one|is|are)\s+)*"
+    rf"(?:not\s+|n'?t\s+|never\s+)?(?:{_NOT_WANTED}|needed|required|necessary|essential)(?!\w)",
+    FLAGS,
+)
+"""GPUs offered as a help, not a must: "GPUs help a lot but are not needed", "a GPU would speed
+it up, but it isn't required"."""
+_GPU_IF_ANY_RE = re.compile(
+    r"(?<!\w)(?:can|could|may|might|will|would)\s+(?:also\s+)?(?:use|benefit\s+from|"
+    rf"take\s+advantage\s+of)\s+(?:a\s+|an\s+|the\s+|some\s+|one\s+)?{_GPU_WORDS}\s+"
+    r"(?:if|when|where)\s+(?:there\s+is\s+one|there\s+are\s+(?:some|any)|one\s+is\s+(?:available|"
+    r"there)|(?:they\s+are\s+|it\s+is\s+)?(?:available|present)|any)(?!\w)",
+    FLAGS,
+)
+"""GPUs used when present: "can use a GPU if there is one": an option, and no GPU count."""
+_GPU_WELCOME_RE = re.compile(
+    rf"(?<!\w)(?:(?:can|could|may|might|will|would)\s+(?:also\s+)?(?:use|benefit\s+from|"
+    rf"take\s+advantage\s+of|exploit)\s+(?:a\s+|an\s+|the\s+|some\s+)?{_GPU_WORDS}"
+    rf"|{_GPU_WORDS}\s+(?:would|will|could|can|might)\s+(?:help|speed|accelerate|be\s+(?:nice|"
+    r"faster|better|welcome|useful))"
+    r"|if\s+(?:there\s+is\s+one|there\s+are\s+(?:some|any)|one\s+is\s+available|"
+    r"(?:they\s+are\s+|it\s+is\s+)?available|any)"
+    rf"|faster\s+(?:with|on)\s+(?:a\s+)?{_GPU_WORDS}|(?:runs?|is|be)\s+(?:just\s+|only\s+)?slower"
+    r"|(?:they|it|that)\s+(?:would|will|could|might)\s+(?:help|speed)"
+    r"|nice\s+to\s+have|a\s+(?:nice\s+)?(?:bonus|plus)|welcome|optional)(?!\w)",
+    FLAGS,
+)
+"""In the same sentence as "GPUs are not required": GPUs are an option, not excluded ("the
+policy can use a GPU if there is one, but GPUs are not required")."""
+_HARD_NO_RE = re.compile(r"(?:no|without|w/o|zero|non|neither)[\s-]", FLAGS)
+_SENTENCE_END_RE = re.compile(r"[.!?]\s|\n\s*\n|$")
+
+
+def _sentence(text: str, start: int, end: int) -> str:
+    """The sentence around ``text[start:end]``."""
+    begin = max(text.rfind(". ", 0, start), text.rfind("\n\n", 0, start), -1) + 1
+    stop = _SENTENCE_END_RE.search(text, end)
+    return text[begin : stop.start() if stop else len(text)]
 
 
 def extract_exclusions(scanner: Scanner, draft: Draft) -> None:
     """Negated features become exclusions; their words are never read as demands."""
 
+    def optional_gpu(m: re.Match[str]) -> bool:
+        draft.compute.gpu_or = True
+        draft.compute.gpu_mentioned = True
+        return True
+
     def handle(m: re.Match[str]) -> bool:
+        if (
+            not _HARD_NO_RE.match(m.group(0))
+            and _SPELLING.get(_words(m.group(0))) is Feature.GPU
+            and _GPU_WELCOME_RE.search(_sentence(scanner.original, m.start(), m.end()))
+        ):
+            return optional_gpu(m)  # "can use a GPU if there is one, but GPUs are not required"
         found = False
         for said in _ONE_FEATURE_RE.finditer(m.group(0)):
-            words = " ".join(said.group(0).lower().replace("-", " ").split())
-            feature = _SPELLING.get(words)
+            feature = _SPELLING.get(_words(said.group(0)))
             if feature is None:
                 continue
             found = True
@@ -110,4 +177,13 @@ def extract_exclusions(scanner: Scanner, draft: Draft) -> None:
                 draft.compute.cpu_only = Mention(True, m.group(0))
         return found
 
+    scanner.take(_GPU_HELPS_BUT_RE, optional_gpu)
+    scanner.take(_GPU_IF_ANY_RE, optional_gpu)
     scanner.take(_NEGATED_RE, handle)
+
+
+def _words(said: str) -> str:
+    """A feature's spelling as :data:`_SPELLING` keys it, or for a phrase its first feature."""
+    first = _ONE_FEATURE_RE.search(said)
+    found = first.group(0) if first else said
+    return " ".join(found.lower().replace("-", " ").split())

@@ -82,6 +82,14 @@ _RUN_FOR_RE = re.compile(
 )
 """A duration is a run time unless it measures something else: "800 hours of speech"."""
 
+_BARE_HMS_RE = re.compile(
+    r"(?<![\w:./-])(?P<hms>\d{1,3}-\d{1,2}:[0-5]\d:[0-5]\d"
+    r"|\d{1,3}:[0-5]\d:[0-5]\d(?=\s+(?:per|each|for\s+(?:each|every|the))\s+(?:run|job)s?(?!\w)))"
+    r"(?![\d:])",
+    FLAGS,
+)
+"""Slurm's time written in prose without the word walltime: "1-12:00:00 per run" (a day part
+makes it a duration, never a clock time; "06:00:00" alone could be either)."""
 _WALLTIME_AFTER_RE = re.compile(
     rf"(?P<dur>{DURATION})\s+(?:of\s+)?(?:{alternation(lexicon.WALLTIME_WORDS)})(?!\w)", FLAGS
 )
@@ -97,6 +105,52 @@ _ASKED_FOR_RE = re.compile(
 )
 """Before a duration: the run time asked for ("please plan for 24 hours"), which outranks a
 run time described ("it took a bit under 20 hours")."""
+_NOT_A_RUN_BEFORE_RE = re.compile(
+    r"(?<!\w)(?:time[\s-]?steps?|steps?|intervals?|cadence|resolution|frequency|dt|lag|"
+    r"checkpoint(?:ing)?\s+(?:interval|period)|output\s+interval|sampl(?:ed|ing)\s+(?:at|every))"
+    r"\s*(?:of|=|:|is|at|size)?\s*(?:about\s+|around\s+|roughly\s+|~\s*)?$",
+    FLAGS,
+)
+"""Before a duration, a step or an interval inside the computation ("a time step of 30
+minutes", "output interval: 1 h"): never the job's run time."""
+_AGE_AFTER_RE = re.compile(
+    r"(?:-|\s+)(?:ago|old|earlier|later|time[\s-]?steps?|steps?|intervals?|cadence|lags?|"
+    r"resolution)(?!\w)",
+    FLAGS,
+)
+"""After a duration: an age ("2 years old", "3 days ago") or a step inside the computation
+("a 5-minute time step", "at 1-hour resolution"), never the job's run time."""
+_OTHER_MEASURE_AFTER_RE = re.compile(
+    r"(?:-|\s+)(?:forecasts?|spin[\s-]?ups?|windows?|averages?|means)(?!\w)"
+    r"|\s*(?:x|\u00d7|\*)\s*\d",
+    FLAGS,
+)
+"""After a duration: a simulated period ("a 10-day forecast") or one side of a data size
+("520 weeks x 3,100 counties"): kept only as the last resort, so a run time said anywhere else
+wins ("12 hours x 8 nodes" alone is still read)."""
+_CLAUSE_END = r"(?:[.!?;:]\s|\n\s*\n|\(|,\s*(?:so|therefore|thus|hence|but)\s)"
+_CLAUSE_START_RE = re.compile(rf"(?:{_CLAUSE_END}|^)(?![\s\S]*{_CLAUSE_END})")
+_ONE_ITEM_RE = re.compile(
+    r"\W*(?:(?:and|but|so|then|since|because|as|while|where|here|now|currently|typically|"
+    r"usually|normally)\s+)?(?:each|every|one|a\s+single|any\s+single)\s+"
+    r"(?!(?:node|nodes|job|jobs|time|day|hour)(?!\w))(?:of\s+|one(?!\w)|[a-z])",
+    FLAGS,
+)
+"""A clause about one item of many ("Each of the 200 models takes about 40 minutes", "each
+one is a task of roughly 20 minutes"): its duration is the item's, which the job's own run
+time ("... so 4 nodes for 30 hours") outranks."""
+_HISTORY_BEFORE_RE = re.compile(
+    r"(?<!\w)(?:was|were|been|had|took|lasted|used\s+to\s+take|waited|waiting|wait|queued|"
+    r"pending|stuck|down|offline|past|last|previous|since|over\s+the\s+(?:last|past)|simulat\w*|"
+    r"spans?|spanning|covers?|covering|integrat\w*|followed|observed|collected|recorded)"
+    r"(?:\s+(?:in\s+the\s+queue|for|about|around|roughly|nearly|almost|over|up|the|a|an))*\s*$",
+    FLAGS,
+)
+"""Before a duration: past events, waiting times and simulated or observed periods ("the job
+has been waiting for 3 days", "we simulate 200 years", "it took 20 hours last time"). Such a
+duration is kept only when nothing else gives the run time."""
+_MAX_LIKELY_WALLTIME_S = 30 * 86400
+"""Longer than a month is rarely a run time ("about 520 weeks of counts")."""
 _SMALL_TALK_RE = re.compile(r"(?<!\w)(?:got|spare|have\s+you)\s*$", FLAGS)
 """Before a duration, these make it an interval ("every 2 hours") or small talk ("got 2
 minutes?"), not a run time."""
@@ -159,10 +213,46 @@ _NEEDED_BEFORE_RE = re.compile(
 "the result we need for Monday"): a deadline, by that day. The pattern starts at "for", a
 word, so the costly date grammar runs only where a "for" stands."""
 _DEADLINE_TYPO_RE = re.compile(
-    rf"(?<!\w)(?P<typo>de[a-z]{{4,7}})\s*:\s*{_ON_DATE}",
+    rf"(?<!\w)(?P<typo>de[a-z]{{4,7}})\s*:?\s*{_ON_DATE}",
     FLAGS,
 )
-"""A misspelt "deadline:" before a date ("deadine: tomorow noon")."""
+"""A misspelt "deadline" before a date ("deadine: tomorow noon", "dedline friday noon")."""
+_LONG_WEEKDAYS = tuple(day for day in lexicon.WEEKDAYS if len(day) > 5)
+_WEEKDAY_TYPO_RE = re.compile(
+    rf"(?<!\w)(?:(?P<before>{alternation(lexicon.DEADLINE_BEFORE_WORDS)})"
+    rf"|{alternation(lexicon.DEADLINE_BY_WORDS)}|deadline)\s*:?\s*(?:on\s+|this\s+|next\s+)?"
+    rf"(?P<day>[a-z]{{5,10}})(?:\s+(?:at\s+)?(?P<clock>{_TIME}))?(?![\w:])",
+    FLAGS,
+)
+"""A deadline on a misspelt weekday ("by wendesday", "results needed by frdiay noon")."""
+_COB_DAY_RE = re.compile(
+    rf"(?<!\w)(?:(?P<before>{alternation(lexicon.DEADLINE_BEFORE_WORDS)})"
+    rf"|{alternation(lexicon.DEADLINE_BY_WORDS)})\s+(?P<rel>cob|eod|close\s+of\s+business|"
+    rf"end\s+of\s+(?:the\s+)?(?:business\s+)?day)\s+(?:on\s+)?(?P<day>{_WEEKDAY})(?!\w)",
+    FLAGS,
+)
+"""The end of a named working day: "by COB Thursday", "by end of day Friday"."""
+
+
+def _weekday_deadline(m: re.Match[str], now: datetime) -> datetime | None:
+    """The deadline a weekday phrase (exact or misspelt) gives, as :func:`_resolve` would."""
+    word = m.group("day").lower()
+    name = word if word in lexicon.WEEKDAYS else typo_of(word, _LONG_WEEKDAYS, 2)
+    if name is None or (word not in lexicon.WEEKDAYS and english_word(word)):
+        return None
+    groups = m.groupdict()
+    if groups.get("rel"):
+        at = time(17, 0) if groups["rel"].lower() in ("cob", "close of business") else _END_OF_DAY
+    elif groups.get("clock"):
+        at = _clock(groups["clock"])
+    else:
+        at = time(0, 0) if m.group("before") else _END_OF_DAY
+    if at is None:
+        return None
+    today = now.date()
+    ahead = (lexicon.WEEKDAYS[name] - today.weekday()) % 7
+    when = datetime.combine(today + timedelta(days=ahead), at, tzinfo=now.tzinfo)
+    return when + timedelta(days=7) if when <= now else when
 
 
 def _deadline_typo(m: re.Match[str]) -> bool:
@@ -233,6 +323,10 @@ def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
         draft.deadline_within_s = 3600
         return True
 
+    def weekday(m: re.Match[str]) -> bool:
+        return _set_deadline(draft, _weekday_deadline(m, now), m.group(0))
+
+    scanner.take(_COB_DAY_RE, weekday)
     scanner.take(_DEADLINE_RE, absolute)
     scanner.take(_DEADLINE_IS_RE, absolute)
     scanner.take(
@@ -244,6 +338,7 @@ def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
         ),
     )
     scanner.take(_DEADLINE_TYPO_RE, lambda m: _deadline_typo(m) and absolute(m))
+    scanner.take(_WEEKDAY_TYPO_RE, weekday)
     scanner.take(_WITHIN_RE, relative)
     scanner.take(_NEXT_HOUR_RE, next_hour)
     scanner.take(_TIME_LEFT_RE, relative)
@@ -267,23 +362,56 @@ def extract_walltime(scanner: Scanner, draft: Draft) -> None:
             and re.match(r"\s*\?", scanner.text[m.end() :])
         ):
             return False  # "got 2 minutes?"; but "got 3h of rendering" is a run time
-        if unit_of_work_before(scanner.original, m.start()):
+        clause = _clause_start(scanner.text, m.start())
+        if unit_of_work_before(scanner.original[clause:], m.start() - clause):
             draft.unresolved.append(" ".join(m.group(0).split()))  # one trajectory's time
             return True
+        described = m.re is _RUN_FOR_RE  # no walltime word: the duration may measure another thing
+        begin = m.start("dur") if described else m.start()
+        if described and (
+            _NOT_A_RUN_BEFORE_RE.search(scanner.text, max(0, begin - 40), begin)
+            or _AGE_AFTER_RE.match(scanner.text, m.end())
+        ):
+            return True  # "a time step of 30 minutes", "3 days ago": read, and no run time
         hms = m.groupdict().get("hms")
         seconds = hms_seconds(hms) if hms else duration_seconds(m.group("dur"))
         if seconds is None or not 1 <= seconds <= MAX_WALLTIME_S:
             return False
         mention = Mention(seconds, m.group(0))
-        if _ASKED_FOR_RE.search(scanner.text, max(0, m.start() - 30), m.start()):
+        if described and (
+            seconds > _MAX_LIKELY_WALLTIME_S or _OTHER_MEASURE_AFTER_RE.match(scanner.text, m.end())
+        ):
+            unlikely.append(mention)  # "520 weeks x 3,100 counties": the last resort
+        elif described and _weak(scanner.text, m.start()):
+            weak.append(mention)  # one item's time, or history: any run time asked for wins
+        elif _ASKED_FOR_RE.search(scanner.text, max(0, m.start() - 30), m.start()):
             draft.compute.walltime.insert(0, mention)  # asked for beats described
         else:
             draft.compute.walltime.append(mention)
         return True
 
+    weak: list[Mention[int]] = []
+    unlikely: list[Mention[int]] = []
     scanner.take(_WALLTIME_RE, handle)
     scanner.take(_WALLTIME_AFTER_RE, handle)
     scanner.take(_RUN_FOR_RE, handle)
+    scanner.take(_BARE_HMS_RE, handle)
+    draft.compute.walltime.extend(weak + unlikely)
+
+
+def _weak(text: str, start: int) -> bool:
+    """Whether a duration at ``start`` is likely not the job's run time, though it may be
+    the only time given: one item's time, a past or waiting time, a simulated period."""
+    if _HISTORY_BEFORE_RE.search(text, max(0, start - 40), start):
+        return True
+    return bool(_ONE_ITEM_RE.match(text, _clause_start(text, start), start))
+
+
+def _clause_start(text: str, start: int) -> int:
+    """Where the clause holding ``start`` begins (a sentence, or after "; ", ": ", ", so")."""
+    window = max(0, start - 200)
+    found = _CLAUSE_START_RE.search(text, window, start)
+    return found.end() if found else window
 
 
 def extract_urgency(scanner: Scanner, draft: Draft) -> None:
@@ -294,7 +422,9 @@ def extract_urgency(scanner: Scanner, draft: Draft) -> None:
         urgency = next((u for s, u in _URGENCY_SPELLINGS.items() if squash(s) == found), None)
         if urgency is None:
             return False
-        if _urgency_meant(found, m):
+        if urgency is Urgency.NOW and _negated_urgency(m.string, m.start()):
+            _set_urgency(draft, Urgency.NO_RUSH, m.group(0))  # "nothign urgent"
+        elif _urgency_meant(found, m):
             _set_urgency(draft, urgency, m.group(0))
         return True  # "now works with ROCm": read, and it is prose
 
@@ -314,9 +444,30 @@ _URGENT_TYPO_RE = re.compile(r"(?<![\w.-])(?:ur|ug|ru|im)[a-z]{3,10}(?![\w-])", 
 """Candidates for a misspelt "urgent" ("urgnet", "imediately"); checked by edit distance."""
 _CLAUSE_GOES_ON_RE = re.compile(
     r"\s+(?:works?|uses?|runs?|supports?|has|have|is|are|was|were|takes?|needs?|that|each|"
-    r"every|we|our|the|it|its|i|this|these|they|there|on|in|at)(?!\w)",
+    r"every|we|our|the|it|its|i|this|these|they|there|on|in|at)(?!\w)"
+    r"|\s+(?!(?:thanks|thx|pls|plz|please|is|as|yes)(?!\w))[a-z]+(?:s|ed)(?!\w)|\s+[\d\x00]",
     FLAGS,
 )
+"""After "now": the sentence goes on ("now contains", "now fixed", "now 2 nodes"), so "now"
+says "currently"."""
+_NOT_BEFORE_RE = re.compile(
+    r"(?<![\w'])(?P<neg>[a-z']{3,8})\s+(?:(?:that|too|very|super|really|so|particularly|at\s+all)\s+)?$",
+    FLAGS,
+)
+_NEGATORS = ("nothing", "isn't", "isnt", "wasn't", "never")
+
+
+def _negated_urgency(text: str, start: int) -> bool:
+    """ "not urgent" written loosely: "nothign urgent", "isnt super urgent"."""
+    m = _NOT_BEFORE_RE.search(text, max(0, start - 24), start)
+    if m is None:
+        return False
+    word = m.group("neg").lower()
+    return word in ("not", *_NEGATORS) or (
+        len(word) >= 5 and not english_word(word) and typo_of(word, _NEGATORS, 1) is not None
+    )
+
+
 _NOW_AS_TIME_RE = re.compile(
     r"(?:from|for|until|till|by|as\s+of|up\s+to|than|just|even|is|are|and)\s+$", FLAGS
 )
