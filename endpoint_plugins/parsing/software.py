@@ -29,6 +29,12 @@ from endpoint_plugins.parsing.constraints import (
 )
 from endpoint_plugins.parsing.draft import Draft
 from endpoint_plugins.parsing.english import english_word
+from endpoint_plugins.parsing.not_names import (
+    CITED_BEFORE_RE,
+    COUNTED_AFTER_RE,
+    VENUE_AFTER_RE,
+    record_number,
+)
 from endpoint_plugins.parsing.scanner import (
     FLAGS,
     WORD_END,
@@ -373,6 +379,10 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         attached = m.group("attached")
         if name is None or (attached and (found[-1].isdigit() or len(found) == 1)):
             return False  # "R14", "r24.03.1": a release tag of something else, not R
+        if len(found) == 1 and _INITIAL_RE.match(m.string, m.end("name")):
+            named = _NAMED_BEFORE_RE.search(m.string[max(0, m.start() - 20) : m.start()])
+            if named and not english_word(named.group("first") or ""):
+                return False  # "Dr. R. Osei", "Priya C. Nair": an initial, not R or C
         if attached and lookup(lexicon.SOFTWARE, found + attached) == name:
             attached = None  # "iqtree2" is a spelling of IQ-TREE, not IQ-TREE version 2
         if attached and m.group("spec") and squash(found) in lexicon.SOFTWARE_NEEDS_VERSION:
@@ -406,6 +416,8 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         version = clean_version(m.group("version"))
         if name is None or version is None or _DURATION_VERSION_RE.match(m.group("version")):
             return False  # "3h of blender": a run time, not version 3h
+        if _SIZE_VERSION_RE.match(m.group("version")):
+            return False  # "500GB of scratch": an amount, not version 500GB
         op = word_comparator(m.group("op")) if m.group("op") else Comparator.EQ
         draft.add_software(
             name, [VersionConstraint(op=op or Comparator.EQ, version=version)], m.span()
@@ -441,6 +453,8 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
             return False  # "COVID-19", "GPT-4": a numbered name of something else
         if _MODEL_SIZE_AFTER_RE.match(m.string, m.end()):
             return False  # "Llama 3 70B", "Qwen 2.5 7B": a trained model, not a package
+        if _not_a_release(m, name):
+            return False  # "Nature 2013", "simulates 2.3 million", "frames 1-2400"
         if not constraints or not (explicit or named or looks_like_version(m.group("spec"))):
             return False
         draft.add_software(name.lower(), constraints, m.span())
@@ -669,6 +683,34 @@ def _release_number_after(m: re.Match[str]) -> bool:
 def _capitalised(name: str) -> bool:
     """A word written with a capital first letter and lower case after it ("Octopus")."""
     return len(name) >= 3 and name[0].isupper() and name[1:].isalpha() and name[1:].islower()
+
+
+_INITIAL_RE = re.compile(r"\.\s*[A-Z][a-z]+")
+_NAMED_BEFORE_RE = re.compile(
+    r"(?:\b(?:Dr|Prof|Mr|Mrs|Ms|Mx|Sir|Dame)\.?|(?<![\w.])(?P<first>[A-Z][a-z]+)"
+    r"|(?<![\w.])[A-Z]\.)\s+$"
+)
+"""A title, an initial or a first name before a letter and a surname: the letter is an
+initial. A first name must be no English word: in "Install R. Then" the R is the language."""
+_SIZE_VERSION_RE = re.compile(r"^\d+(?:\.\d+)?(?:[kmgtp]i?b|[kmgtp])$", FLAGS)
+_RANGE_SPEC_RE = re.compile(r"^\d+\s*(?:-|\u2013|to)\s*\d+$")
+
+
+def _not_a_release(m: re.Match[str], name: str) -> bool:
+    """A number after a word that is no release of it: a grant or sample number
+    ("AH/X001234/1"), a journal or venue with its year ("Ostrem et al., Nature 2013", "our
+    CoRL 2023 paper"), a count ("simulates 2.3 million households over 40 years") or, after
+    an English word, a range of items ("frames 1-2400")."""
+    spec = m.group("spec")
+    if record_number(name) or COUNTED_AFTER_RE.match(m.string, m.end()):
+        return True
+    before = m.string[max(0, m.start("name") - 30) : m.start("name")]
+    if _YEARISH_RE.match(spec) and (
+        CITED_BEFORE_RE.search(before) or VENUE_AFTER_RE.match(m.string, m.end())
+    ):
+        return True
+    english = english_word(name) and not name_shaped(name)
+    return english and bool(_RANGE_SPEC_RE.match(spec.strip()))
 
 
 _DURATION_VERSION_RE = re.compile(r"^\d{1,4}(?:\.\d)?(?:h|hrs?|hours?|m|mins?|d|days?|s)$", FLAGS)

@@ -29,6 +29,12 @@ from rapidfuzz.distance import OSA
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.draft import Draft, Mention
 from endpoint_plugins.parsing.english import english_word
+from endpoint_plugins.parsing.not_names import (
+    cited_work,
+    english_part,
+    letter_term,
+    not_a_package,
+)
 from endpoint_plugins.parsing.scanner import Scanner, lookup, squash
 from providers.wire.requirements import GpuVendor
 
@@ -84,6 +90,9 @@ _JOB_NOUNS = frozenset(
     """.split()
 )
 """Nouns a package name stands before: "an optuna sweep", "the HPCG run"."""
+_CONCEPT_NOUNS = frozenset(("study", "studies", "calculation", "calculations"))
+"""Job nouns that a method of science stands before more often than a package ("a phonon
+calculation", "our metadynamics study"): they make no name alone."""
 _DETERMINERS = frozenset("a an the my our this that each every one".split())
 _TOOL_BEFORE = frozenset(("with", "using", "via"))
 _NUMBER_AFTER_RE = re.compile(r"\s*(?:[<>=~!]=?\s*|v)?\d[\w.]*(?<!\.)")
@@ -259,11 +268,14 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
         )
         after = ""
         if i + 1 < len(words) and _same_segment(scanner.text, (start, word), words[i + 1]):
-            after = words[i + 1][1].lower()
+            after = words[i + 1][1]
         versioned = bool(_VERSION_AFTER_RE.match(scanner.text, start + len(word)))
         named = _inside(start, draft.name_spans) or word.lower() in draft.software
         placed = bool(_PLACED_RE.match(scanner.text, start + len(word)))
-        kinds.append(_classify(word, before, after, named, versioned, filler, placed))
+        kind = _classify(word, before, after, named, versioned, filler, placed)
+        if kind == "name" and cited_work(scanner.original, start, start + len(word)):
+            kind = "unread"  # "et al., Nature 2013", "our CoRL 2023 paper"
+        kinds.append(kind)
     versions, ends = _described_names(scanner, words, kinds)
     _names_in_lists(scanner.original, words, kinds, draft, ends)
     _lists_of_unread(scanner.original, words, kinds)
@@ -326,6 +338,8 @@ def _classify(
     makes even an ordinary word part of a requirement.
     """
     lower = word.lower()
+    titled = after[:1].isupper()  # "the National Library": one proper name of two words
+    after = after.lower()
     if lower in _VENDORS:
         return "vendor"
     if lower in filler or lower in lexicon.RESERVED_WORDS or _is_prose_compound(lower, filler):
@@ -346,6 +360,8 @@ def _classify(
         return "unread"  # "lic.example.ac.uk" is a host, not a package
     if _NOT_A_NAME_RE.match(word):
         return "unread"  # "LiNiO2", "E4", "v0.91", "FFTs": formulas, codes, plural acronyms
+    if not_a_package(word):
+        return "unread"  # "Llama-3-70B", "inputs_3d", "motorBike", "LoRA": no software
     if _near_feature_word(lower):
         return "unread"
     if named:
@@ -358,12 +374,14 @@ def _classify(
     foreign = not english_word(word) and not _english_compound(lower)
     if foreign and (before in _NAME_BEFORE or after in _NAME_AFTER) and word.islower():
         return "name"
-    if after in _NAME_AFTER and before in _DETERMINERS and _capitalised_alone(word):
+    if after in _NAME_AFTER and before in _DETERMINERS and _capitalised_alone(word) and not titled:
         return "name"  # "the Grid library", "our Octopus installation": a proper name
     if foreign and before in _TOOL_BEFORE and word.islower() and (not after or after in filler):
         return "name"  # "assemble it with hifiasm.", "using optuna for the search"
     plain = foreign and "-" not in word and (_could_be_name(word) or word.isupper())
     job = after in _JOB_NOUNS and (after not in ("run", "runs") or before in _DETERMINERS)
+    acronym = word.isupper() and word.isalpha()  # "an MHD job": science, as "name_shaped" says
+    job = job and after not in _CONCEPT_NOUNS and not acronym
     if plain and job:
         return "name"  # "my optuna sweep", "an IO500 run"; not "can someone run"
     runs = before in _RUN_VERBS or before in _TOOL_BEFORE or not before
@@ -578,19 +596,20 @@ def _is_name_compound(word: str, filler: frozenset[str]) -> bool:
     package affix, or is no English word ("keras-cv", "nccl-tests", "mamba-ssm", "bwa-mem2");
     "wake-steering" and "semi-implicit" are English the parser does not know: unread."""
     parts = [p for p in word.split("-") if p]
+    if letter_term(parts):
+        return False  # "k-mers", "n-body": a term of science
     return any(
         any(ch.isdigit() for ch in p)
         or squash(p) in _catalogue_spellings()
         or p in _PACKAGE_AFFIXES
         or (
             len(p) >= 2
-            and p not in filler
             and p not in lexicon.STOP_WORDS
             and p not in lexicon.RESERVED_WORDS
-            and not english_word(p)
+            and not english_part(p, i, filler)
             and not (len(p) <= 4 and english_word(p + "s"))
         )
-        for p in parts
+        for i, p in enumerate(parts)
     )
 
 
@@ -672,6 +691,8 @@ def _names_in_lists(
                 continue
             if kind == "unread" and not _shaped_like_a_list_item(word):
                 continue  # "processing", "quickly": English morphology, not a package
+            if not_a_package(word):
+                continue  # "LoRA and PEFT": a method beside a package is still a method
             if kind == "unread" and common_word(word) and not word.isupper():
                 continue  # "and after", "and polish": an everyday word needs more than a list;
                 # written in capitals ("MontePython + CLASS") it is a name
@@ -709,6 +730,8 @@ def _lists_of_unread(original: str, words: list[tuple[int, str]], kinds: list[st
         if (
             len(run) > 1
             and all(_shaped_like_a_list_item(w) for w in listed)
+            and not any(_NOT_A_NAME_RE.match(w) or not_a_package(w) for w in listed)
+            and not any(_in_proper_name(original, words[k]) for k in run)  # "Maya Ortiz, ..."
             and not all(_CODE_NAME_RE.match(w) for w in listed)  # "ERA5 and CMIP6"
             and any(not english_word(w) for w in listed)  # "xformers and diffusers"
         ):
@@ -718,6 +741,23 @@ def _lists_of_unread(original: str, words: list[tuple[int, str]], kinds: list[st
 
 
 _JOINERS = frozenset(("and", "or", "plus"))
+_CAPITALISED_BEFORE_RE = re.compile(r"(?<![\w.])[A-Z][a-z]+\.?[^\S\n]+$")
+_CAPITALISED_AFTER_RE = re.compile(r"[^\S\n]+[A-Z][a-z]+(?![\w-])")
+
+
+def _in_proper_name(original: str, item: tuple[int, str]) -> bool:
+    """A capitalised word next to another one ("Maya Ortiz", "Gravitational Physics") is part
+    of a person's or a place's name, as in a signature: listing such names makes no package."""
+    start, word = item
+    if not _capitalised_alone(word):
+        return False
+    end = start + len(word)
+    return bool(
+        _CAPITALISED_BEFORE_RE.search(original[max(0, start - 30) : start])
+        or _CAPITALISED_AFTER_RE.match(original, end)
+    )
+
+
 _ENGLISH_ENDINGS = ("ly", "tion", "sion", "ness", "ment", "ing", "ed", "ies", "ous", "ful")
 
 
@@ -757,6 +797,8 @@ def _phrase_compound(word: str) -> bool:
         return False
     if parts[-1] in _ADJECTIVE_ENDS or any(p in _PHRASE_INSIDE for p in parts[1:-1]):
         return True
+    if parts[-1].endswith("ed") and english_word(parts[-1]):
+        return True  # "DFG-funded", "GPU-accelerated": a participle makes an adjective
     return parts[0] in _PHRASE_STARTS and all(len(p) <= 5 or english_word(p) for p in parts[1:])
 
 
@@ -765,7 +807,12 @@ def _english_compound(word: str) -> bool:
     is English too, though no dictionary lists the compound; context alone makes no package
     of it (listed with packages, or with a version, it still is one: "faster-whisper 1.0")."""
     parts = word.split("-")
-    return len(parts) > 1 and all(p.isalpha() and english_word(p) for p in parts)
+    if len(parts) < 2 or not all(p.isalpha() for p in parts):
+        return False
+    filler = filler_words()
+    return letter_term(parts) or all(
+        english_part(p, i, filler) or p in lexicon.STOP_WORDS for i, p in enumerate(parts)
+    )
 
 
 def _capitalised_alone(word: str) -> bool:
