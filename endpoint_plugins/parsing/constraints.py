@@ -15,7 +15,8 @@ from providers.wire.requirements import Comparator, VersionConstraint
 
 VERSION = (
     r"(?:(?:19|20)\d\d\s?(?-i:R)[1-4](?!\w)"
-    r"|v?\d[0-9a-z._]{0,40}(?:[-+][a-z][0-9a-z._]{0,30}){0,3}|(?-i:R)(?:19|20)\d\d[ab](?!\w)"
+    r"|v?\d[0-9a-z._]{0,40}(?:(?<=\.)\*)?(?:[-+][a-z][0-9a-z._]{0,30}){0,3}"
+    r"|(?-i:R)(?:19|20)\d\d[ab](?!\w)"
     r"|(?-i:[rR])\d{1,2}(?:\.\d{1,3}){0,3}(?![\w.]))"
 )
 """A version: starts with a digit; ``-rc1`` and ``+cu118`` suffixes kept, a bare ``+`` not.
@@ -44,13 +45,22 @@ _ONE = rf"(?:{_PREFIX}\s*)?{_OPERATOR}?{VERSION}{_SUFFIX}?"
 _EXPLICIT = rf"(?:{_PREFIX}\s*)?{_OPERATOR}{VERSION}{_SUFFIX}?"
 
 SPEC = (
-    rf"(?:{_RANGE}|{_ONE})(?:\s*(?:,|;|&)?\s*(?:\band\b|\bbut\b)?\s*{_EXPLICIT}){{0,3}}"
+    rf"(?:{_RANGE}|{_ONE})(?:\s*(?:,|;|&|\()?\s*(?:\band\b|\bbut\b)?\s*{_EXPLICIT}\)?){{0,3}}"
     r"(?!\w|\.\w)"
 )
-"""One constraint, or a range, optionally followed by more explicit ones (">=2,<3").
+"""One constraint, or a range, optionally followed by more explicit ones (">=2,<3", "1.19 or
+newer (but not 1.20)").
 
 It may end a sentence ("3.10 or newer."): only a dot followed by more of a word continues it.
 """
+
+PRODUCT_NOUN = (
+    r"(?:toolkit|toolbox|suite|studio|multiphysics|workbench|framework|library|package|code|"
+    r"software|solver|model)"
+)
+"""Nouns of a product that stand between its name and a dotted version: "COMSOL Multiphysics
+6.2", "the Geant4 toolkit (11.2)", "the BART toolbox 0.9", "the ICON climate code 2024.01"
+(one describing word may come before the noun)."""
 
 SEPARATOR = (
     rf"(?:\s*[@/:]\s*[\"']?|\s*\(\s*(?:(?:we|i)\s+)?(?:need|needs|require|requires|want)?\s*"
@@ -60,6 +70,8 @@ SEPARATOR = (
     rf"|(?:\s+(?:code|package|library|software|tool|toolkit|framework|program))?"
     rf"\s*\([^()\n]{{1,30}}\)\s*(?=(?:version|release)\s*\d)"
     rf"|-(?=v?\d)"
+    rf"|\s+(?:(?!(?:and|or|with|for|the|to|of|in|on|at|by|from|as|is|are|was)\s)(?-i:[a-z]{{3,}})\s+)?"
+    rf"{PRODUCT_NOUN}\s*\(?\s*(?=v?\d+\.\d+[\w.]*+(?!\s*(?:[kmgtp]i?b|%|hours?|h|days?|x)(?!\w)))"
     rf"|\s+(?:version|release)\s+(?:must|has\s+to|should|needs\s+to|is\s+to|has\s+got\s+to)"
     rf"\s+be\s+(?:exactly\s+)?(?=(?:between\s+)?v?\d)"
     rf"|\s*,\s*(?=(?:{_BEFORE}|{_PREFIX}|{_SYMBOL}))"
@@ -67,7 +79,8 @@ SEPARATOR = (
     rf"|\s*)"
 )
 """What may stand between a name and its version: ``gcc@12``, ``lammps/2Aug2023``, ``x-1.2``,
-a noun and an explicit version ("the HOOMD run (v4.8)", "OpenMM (anything between 8.0 and
+a noun and an explicit version ("the HOOMD run (v4.8)", a product noun and a dotted
+version ("COMSOL Multiphysics 6.2"), "OpenMM (anything between 8.0 and
 8.1)"), a short bracket before the word "version" ("Grid (lattice QCD) version 0.9"),
 and a comma when an operator stands before or after the version ("cp2k, at least version
 2023.2", "Open MPI, 4.1 at the very least", "openmpi, anything 4.0 or above")."""
@@ -173,9 +186,53 @@ def parse_constraints(spec: str) -> tuple[list[VersionConstraint], bool]:
     for match in _CLAUSE_RE.finditer(rest):
         constraint, said = _clause(match)
         explicit = explicit or said
-        if constraint is not None and constraint not in constraints:
-            constraints.append(constraint)
+        compatible = match.group("symbol") == "~="
+        for one in _series(constraint, compatible) if constraint is not None else ():
+            if one not in constraints:
+                constraints.append(one)
     return constraints, explicit
+
+
+_WILDCARD_RE = re.compile(r"(?P<base>\d+(?:\.\d+)*)\.[xX*]")
+
+
+def _series(constraint: VersionConstraint, compatible: bool) -> list[VersionConstraint]:
+    """A release series as the range it stands for.
+
+    A wildcard in the last place ("0.6.x", "2.*", "1.2.X") is every release of that series:
+    ``>=0.6.0, <0.7``. The compatible-release operator ``~=`` of PEP 440 keeps the releases up to
+    the next change of the second-to-last part: "~=2.1" is ``>=2.1, <3``, "~=1.4.2" is
+    ``>=1.4.2, <1.5``. Anything else is returned as it is.
+    """
+    wildcard = _WILDCARD_RE.fullmatch(constraint.version)
+    if wildcard and constraint.op is Comparator.EQ:
+        base = wildcard.group("base")
+        return [
+            VersionConstraint(op=Comparator.GE, version=base + ".0"),
+            VersionConstraint(op=Comparator.LT, version=_next_release(base.split("."))),
+        ]
+    parts = constraint.version.split(".")
+    if compatible and len(parts) >= 2 and all(p.isdigit() for p in parts):
+        return [constraint, VersionConstraint(op=Comparator.LT, version=_next_release(parts[:-1]))]
+    return [constraint]
+
+
+def _next_release(parts: list[str]) -> str:
+    """The first release after a series: ["0", "6"] -> "0.7", ["2"] -> "3"."""
+    return ".".join([*parts[:-1], str(int(parts[-1]) + 1)])
+
+
+_BUILD_TAG_RE = re.compile(r"(?P<version>\d[\w.]*?)[-_](?P<tag>[a-z][a-z0-9]*)", FLAGS)
+
+
+def build_tag(version: str) -> tuple[str, str] | None:
+    """A build tag written after a version, as module names do ("5.0-cuda", "2024.3-rocm"):
+    the version and the tag, when the tag is a build variant; None otherwise ("1.0-rc1" is a
+    pre-release, part of the version)."""
+    m = _BUILD_TAG_RE.fullmatch(version)
+    if m is None or m.group("tag").lower() not in lexicon.VARIANT_WORDS:
+        return None
+    return m.group("version"), lexicon.VARIANT_WORDS[m.group("tag").lower()]
 
 
 def _hyphenated_release(ranged: re.Match[str]) -> bool:

@@ -9,10 +9,12 @@ ones are kept as notes in ``unparsed`` instead of silently overwriting or being 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Generic, TypeVar
 
+from endpoint_plugins.parsing.constraints import build_tag
 from providers.wire.requirements import (
     Comparator,
     ComputeRequirement,
@@ -124,7 +126,12 @@ class Draft:
         span: tuple[int, int] | None = None,
         variants: list[str] | None = None,
     ) -> None:
-        """Record a package; a second mention adds its constraints and variants to the first."""
+        """Record a package; a second mention adds its constraints and variants to the first.
+
+        A build tag after a version ("relion/5.0-cuda") is a variant, not part of the version.
+        """
+        constraints, tagged = _untagged(constraints)
+        variants = [*(variants or ()), *(v for v in tagged if v not in (variants or ()))]
         have = self.software.setdefault(name, [])
         have.extend(c for c in constraints if c not in have)
         if variants:
@@ -378,6 +385,20 @@ class Draft:
         return self._first([Mention(value, text) for value, text in candidates])
 
 
+def _untagged(constraints: list[VersionConstraint]) -> tuple[list[VersionConstraint], list[str]]:
+    """The constraints with build tags cut off their versions, and the tags as variants."""
+    kept: list[VersionConstraint] = []
+    tags: list[str] = []
+    for c in constraints:
+        split = build_tag(c.version)
+        if split is None:
+            kept.append(c)
+            continue
+        kept.append(VersionConstraint(op=c.op, version=split[0]))
+        tags.append("+" + split[1])
+    return kept, tags
+
+
 def _merge(
     have: tuple[VersionConstraint, ...], more: list[VersionConstraint]
 ) -> tuple[VersionConstraint, ...]:
@@ -395,8 +416,11 @@ def _most_precise(constraints: list[VersionConstraint]) -> tuple[VersionConstrai
     exact = [c.version for c in constraints if c.op is Comparator.EQ]
 
     def restated(c: VersionConstraint) -> bool:
-        return c.op is Comparator.EQ and any(
-            v != c.version and v.startswith(c.version + ".") for v in exact
-        )
+        if c.op is not Comparator.EQ:  # ">=0.6" and ">=0.6.0" are one bound: keep the longer
+            return any(
+                o.op is c.op and re.fullmatch(re.escape(c.version) + r"(?:\.0)+", o.version)
+                for o in constraints
+            )
+        return any(v != c.version and v.startswith(c.version + ".") for v in exact)
 
     return tuple(c for c in constraints if not restated(c))

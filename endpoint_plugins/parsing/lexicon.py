@@ -347,6 +347,10 @@ VERSION_WORDS_BEFORE: dict[str, Comparator] = {
     "under": Comparator.LT,
     "exactly": Comparator.EQ,
     "other than": Comparator.NE,
+    "anything but": Comparator.NE,
+    "anything except": Comparator.NE,
+    "anything other than": Comparator.NE,
+    "excluding": Comparator.NE,
     "except": Comparator.NE,
     "not": Comparator.NE,
 }

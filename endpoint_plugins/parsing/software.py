@@ -19,6 +19,7 @@ from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.constraints import (
     AFTER_WORDS,
     OPERATOR_WORDS,
+    PRODUCT_NOUN,
     SEPARATOR,
     SPEC,
     VERSION,
@@ -52,6 +53,7 @@ from endpoint_plugins.parsing.vocabulary import (
 )
 from providers.wire.requirements import Comparator, MPIRequirement, VersionConstraint
 
+_PRODUCT_NOUN_RE = re.compile(rf"(?<!\w){PRODUCT_NOUN}(?!\w)", FLAGS)
 _WITH_SPEC = rf"(?:{SEPARATOR}(?P<spec>{SPEC})(?:\s*\))?)?"
 
 # -- containers ------------------------------------------------------------------------------
@@ -437,6 +439,9 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         if lower in filler_words() and not shouted:
             return False  # "step 2.0", "capability 8.0": ordinary words, left unread
         capital = _capitalised(name) and _release_number_after(m)
+        between = m.string[m.end("name") : m.start("spec")]
+        if name.islower() and english_word(name) and _PRODUCT_NOUN_RE.search(between):
+            return False  # "(Raven) hydrological modelling framework 3.8": a describing word
         if _english_before_year_or_comma(m, name):
             return False  # "covers 2019-2023", "after, version 4.3": English, left unread
         constraints, explicit = parse_constraints(m.group("spec"))
