@@ -54,6 +54,14 @@ _SCOPE = rf"(?P<scope>{PER_NODE}|{TOTAL})?"
 _UNIT_END = rf"(?!\w|-[^\W\d_]){NOT_RATE}"
 
 _CPU_ONLY_RE = re.compile(rf"(?<!\w){alternation(lexicon.CPU_ONLY_WORDS)}(?!\w)", FLAGS)
+_CPU_KIND_BEFORE_RE = re.compile(
+    r"(?<!\w)(?:amd|intel|arm(?:64)?|aarch64|x86(?:[_-]64)?|amd64|power\d*|ppc64le|epyc|xeon|"
+    r"grace|a64fx|risc-?v|zen\s?\d|genoa|milan|rome|bergamo|turin|\w+\s+(?:lake|rapids)|"
+    r"skylake|graviton\d*|neoverse|ampere|altra)[\s-]*$",
+    FLAGS,
+)
+"""Before "CPUs only": a CPU kind ("AMD EPYC Genoa CPUs only", "Intel CPUs only"): the text
+restricts the processor, which no field holds, and says nothing about GPUs."""
 _NODES_RE = re.compile(
     rf"(?P<n>{COUNT})\s*(?:-\s*)?(?:(?:x|\u00d7|\*)\s*)?"
     rf"(?:(?P<cpn>\d{{1,4}})[\s-]*(?:cores?|cpus?|cpu[\s-]cores?)[\s-]+"
@@ -350,6 +358,10 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     node_spans: list[tuple[int, int]] = []
 
     def cpu_only(m: re.Match[str]) -> bool:
+        if m.group(0)[:1] in "cC" and _CPU_KIND_BEFORE_RE.search(
+            scanner.original, max(0, m.start() - 30), m.start()
+        ):
+            return False  # "Xeon CPUs only": a processor kind, left unresolved
         c.cpu_only = c.cpu_only or Mention(True, m.group(0))
         draft.exclude(Feature.GPU)
         return True

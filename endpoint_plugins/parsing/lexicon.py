@@ -829,9 +829,23 @@ URGENCY_WORDS: dict[Urgency, tuple[str, ...]] = {
         "no need to hurry",
         "no need to rush",
         "not time critical",
+        "not time sensitive",
+        "no deadline",
+        "no time pressure",
+        "when you get a chance",
+        "when you get the chance",
+        "when convenient",
     ),
     Urgency.NOW: (
         "as soon as possible",
+        "as early as possible",
+        "as soon as you can",
+        "at the earliest opportunity",
+        "without delay",
+        "time critical",
+        "time sensitive",
+        "highest priority",
+        "critical priority",
         "right now",
         "right away",
         "straight away",
@@ -881,8 +895,8 @@ DEADLINE_BY_WORDS: tuple[str, ...] = (
 )
 """Words before a date that mean "at the latest at the end of that day"."""
 
-DEADLINE_BEFORE_WORDS: tuple[str, ...] = ("before", "prior to", "ahead of")
-"""Words before a date that mean "before that day starts"."""
+DEADLINE_BEFORE_WORDS: tuple[str, ...] = ("before", "befor", "prior to", "ahead of")
+"""Words before a date that mean "before that day starts" ("befor": the usual misspelling)."""
 
 DEADLINE_WITHIN_WORDS: tuple[str, ...] = (
     "hard deadline in",

@@ -54,6 +54,11 @@ _FEATURE_WORDS: dict[Feature, tuple[str, ...]] = {
         "high performance network",
         "special network",
         "special interconnect",
+        "interconnect requirements",
+        "interconnect requirement",
+        "network requirements",
+        "network requirement",
+        "interconnect needs",
         "rdma",
         "infiniband",
         "omni path",
@@ -91,7 +96,12 @@ _NEGATED_RE = re.compile(
     rf"|(?:(?<=[.,;:!?(]\s)|(?<=[.,;:!?(])|(?<=^)|(?<=please\s)|(?<=pls\s)|(?<=but\s)|(?<=and\s))"
     rf"not\s+(?:(?:necessary|needed|required|need)\s+)?{_ARTICLE}{_FEATURE}{_MORE}"
     rf"(?!\s+(?:is|are|was|were|would|will|can|could|available|only)(?!\w))"
-    rf"|{_FEATURE}\s*[:=]\s*(?:no|none|not\s+needed|not\s+required)(?![\w-])"
+    rf"|{_FEATURE}\s*[:=]\s*(?:no|none|n/?a|not\s+(?:needed|required|necessary|applicable)|"
+    r"unnecessary|no\s+need)(?![\w-])"
+    rf"|(?:{_NOT}|never)\s+(?:place|put|run|schedule|send|land|allocate)\s+(?:(?:it|this|them|us|"
+    r"anything|(?:the|my|our|this)\s+(?:job|run|jobs|runs))\s+)?(?:on|onto|to)\s+(?:any\s+)?"
+    rf"(?:nodes?|machines?|hosts?|servers?|partitions?)\s+(?:with|that\s+have|having)\s+"
+    rf"{_ARTICLE}{_FEATURE}{_MORE}"
     rf"|(?:(?:is|are)\s+not|isn'?t|aren'?t)\s+(?:an?\s+)?{_FEATURE}\s+"
     r"(?:code|codes|job|jobs|program|application|app|workload)"
     rf"|{_NOT}\s+(?:really\s+|even\s+|actually\s+)?{_NEED}\s+{_ARTICLE}{_FEATURE}{_MORE}"
@@ -126,6 +136,26 @@ _GPU_IF_ANY_RE = re.compile(
     FLAGS,
 )
 """GPUs used when present: "can use a GPU if there is one": an option, and no GPU count."""
+_GPU_ELSE_CPU_RE = re.compile(
+    rf"(?<!\w)if\s+(?:there\s+(?:is|are)\s+no|no)\s+{_GPU_WORDS}(?:\s+(?:is|are))?"
+    r"(?:\s+(?:available|free|left))?\s*,?\s*(?:then\s+)?(?:(?:the\s+|a\s+|plain\s+)?"
+    r"(?:cpus?|cpu\s+nodes?|cpu\s+only)(?:\s+(?:is|are|will\s+be|would\s+be))?"
+    r"(?:\s+(?:also|too|still|equally))?\s+(?:ok|okay|fine|acceptable|good|enough|works?)"
+    r"|(?:we\s+|i\s+|it\s+)?(?:can\s+|will\s+)?(?:run|use|fall\s+back\s+to)\s+(?:on\s+)?"
+    r"(?:the\s+)?(?:cpus?|cpu\s+nodes?))(?!\w)",
+    FLAGS,
+)
+"""CPU as the fallback when no GPU is there ("if there is no GPU, CPU is also OK"): the GPU is
+an option, never an exclusion."""
+_OPTIONAL_HEADING_RE = re.compile(
+    r"^[ \t#>*_-]*(?:nice[\s-]+to[\s-]+haves?|optional(?:\s+(?:extras|items|requirements))?|"
+    r"(?:if|when)\s+available|wish[\s-]*list|bonus|should\s+have|could\s+have|preferred|"
+    r"would\s+be\s+nice)[ \t*_]*:?[ \t*_]*$",
+    FLAGS | re.M,
+)
+"""A heading over optional items ("### Nice to have", "NICE TO HAVE:", "Optional:")."""
+_ITEM_RE = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,2}[.)])[ \t]+(?:\[[ x]\][ \t]+)?[^\n]*(?:\n|$)")
+_GPU_ITEM_RE = re.compile(rf"(?<![\w-]){_GPU_WORDS}(?![\w-])", FLAGS)
 _GPU_WELCOME_RE = re.compile(
     rf"(?<!\w)(?:(?:can|could|may|might|will|would)\s+(?:also\s+)?(?:use|benefit\s+from|"
     rf"take\s+advantage\s+of|exploit)\s+(?:a\s+|an\s+|the\s+|some\s+)?{_GPU_WORDS}"
@@ -177,6 +207,16 @@ def extract_exclusions(scanner: Scanner, draft: Draft) -> None:
                 draft.compute.cpu_only = Mention(True, m.group(0))
         return found
 
+    for heading in list(_OPTIONAL_HEADING_RE.finditer(scanner.text)):
+        at = heading.end() + 1
+        while item := _ITEM_RE.match(scanner.text, at):  # the bullets under the heading
+            for gpu in _GPU_ITEM_RE.finditer(item.group(0)):
+                optional_gpu(gpu)  # "- GPU acceleration" under "Nice to have"
+                scanner.blank(item.start() + gpu.start(), item.start() + gpu.end())
+            at = item.end()
+        if at > heading.end() + 1:
+            scanner.blank(*heading.span())  # the heading is structure, not a requirement
+    scanner.take(_GPU_ELSE_CPU_RE, optional_gpu)
     scanner.take(_GPU_HELPS_BUT_RE, optional_gpu)
     scanner.take(_GPU_IF_ANY_RE, optional_gpu)
     scanner.take(_NEGATED_RE, handle)

@@ -471,7 +471,7 @@ _KEYS: dict[str, Handler] = {
         ("budget", "maxcost", "maxbudget", "budgetusd", "costlimit", "maxusd"), _budget
     ),
     "mpi": _mpi,
-    "urgency": _urgency,
+    **dict.fromkeys(("urgency", "priority"), _urgency),
     **dict.fromkeys(
         ("minlinkgbps", "linkgbps", "minspeedgbps", "speedgbps", "linkspeedgbps", "bandwidthgbps"),
         _speed,
@@ -512,6 +512,8 @@ _IGNORED_KEYS = frozenset(
     """.split()
 )
 """Bookkeeping keys: read and ignored, they say nothing about where a job can run."""
+_NOTE_KEYS = frozenset(("note", "notes", "remark", "remarks"))
+"""Free-text notes: their words ("no rush", "needs 2 GPUs") are the request's own prose."""
 
 _VALUE = r"(?:\"[^\"\n]{0,200}\"|'[^'\n]{0,200}'|(?!-)[^\s,;\"'{}()\[\]]{1,80})"
 _UNIT_WORD = (
@@ -857,6 +859,9 @@ class _Pairs:
                 return True
         if self._storage(key, value, text, m.end()):
             return True
+        if key in _NOTE_KEYS and blank and _WORD_IN_VALUE_RE.search(value):
+            self.scanner.blank(m.start("key"), m.start("value"))
+            return False  # note="no rush": a free-text note is read as prose
         if key in _IGNORED_KEYS or key in ("image", "containerimage", "sif", "docker", "url"):
             return True
         if key == "constraint" and _model(self.draft, value, text):

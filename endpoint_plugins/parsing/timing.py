@@ -43,11 +43,22 @@ _SEGMENT = (
     rf"|\d{{1,6}}{_SHORT_UNIT}(?![a-z]){_NOT_SIZE}|\d{{1,6}}(?:\.\d)?\s(?-i:h)(?![\w-]))"
 )
 _HALF = r"(?:\s+and\s+(?:a\s+)?half(?!\w))?"
+_H_MM = r"\d{1,3}(?-i:h)[0-5]\d(?![\w:]|\.\d)"
+"""Hours and minutes with no minute unit: "6h30" (a common European spelling of 6:30 hours)."""
+_ISO_DURATION = (
+    r"(?-i:P(?:\d{1,3}D)?T(?=\d)(?:\d{1,4}H)?(?:\d{1,5}M)?(?:\d{1,6}S)?|P\d{1,3}D)(?!\w)"
+)
+"""ISO 8601 durations as specs and APIs write them: "PT4H", "PT90M", "P1DT12H", "P2D"."""
+_ISO_DURATION_RE = re.compile(
+    r"P(?:(?P<d>\d{1,3})D)?(?:T(?:(?P<h>\d{1,4})H)?(?:(?P<m>\d{1,5})M)?(?:(?P<s>\d{1,6})S)?)?"
+)
 DURATION = (
     rf"{NOT_NEGATIVE}(?<![\w.,$:])(?:{alternation(lexicon.DURATION_PHRASES_S)}(?!\w)"
+    rf"|{_ISO_DURATION}|{_H_MM}"
     rf"|{_SEGMENT}(?:\s*(?:,\s*|and\s+)?{_SEGMENT}){{0,3}}{_HALF})"
 )
-"""A duration: "2 hours", "1.5 days", "an hour", "2h30m", "1 day and 4 hours", "half an hour"."""
+"""A duration: "2 hours", "1.5 days", "an hour", "2h30m", "6h30", "PT4H", "1 day and 4 hours",
+"half an hour"."""
 
 _SEGMENT_RE = re.compile(
     rf"(?P<num>\d{{1,6}}(?:\.\d{{1,3}})?|{NUMBER_WORD})(?:-?ish)?\s*(?:-\s*)?(?P<unit>{_LONG_UNIT})"
@@ -61,7 +72,7 @@ _HMS_RE = re.compile(r"(?:(?P<d>\d{1,3})-)?(?P<h>\d{1,3}):(?P<m>[0-5]\d)(?::(?P<
 
 _WALLTIME_RE = re.compile(
     rf"(?:(?<!\w){alternation(lexicon.WALLTIME_WORDS)}|(?<![\w-])--time)"
-    r"\s*(?:of|:|=|is|limit|to)?\s*"
+    r"\s*(?:of|:|=|is|limit|to)?\s*(?:\*\*|__)?\s*"
     r"(?:(?:about|around|approximately|roughly|up\s+to|at\s+most|~)\s*)?"
     rf"(?:(?P<hms>{_HMS})|(?P<dur>{DURATION}))",
     FLAGS,
@@ -99,12 +110,14 @@ _ORDINAL_RE = re.compile(r"^\s*(?:a|an)\s+(?:second|sec|minute|min)\b", FLAGS)
 """The article before "second" or "minute" is rarely a duration ("a second buffer")."""
 _REPEAT_RE = re.compile(r"(?<!\w)(?:every|each|per)\s*$", FLAGS)
 _ASKED_FOR_RE = re.compile(
-    r"(?<!\w)(?:plan|request|ask|book|reserve|allocate|allow|budget|set\s+the\s+walltime)"
-    r"(?:\s+(?:for|us|me))?\s*(?:about\s+|around\s+|roughly\s+|~\s*)?$",
+    r"(?:(?<!\w)(?:plan|request|ask|book|reserve|allocate|allow|budget|set\s+the\s+walltime)"
+    r"(?:\s+(?:for|us|me))?|(?:[,(]|let'?s|i'?d)\s*say|i\.e\.,?|make\s+it)"
+    r"\s*(?:about\s+|around\s+|roughly\s+|~\s*)?$",
     FLAGS,
 )
-"""Before a duration: the run time asked for ("please plan for 24 hours"), which outranks a
-run time described ("it took a bit under 20 hours")."""
+"""Before a duration: the run time asked for ("please plan for 24 hours") or restated exactly
+("a couple of hours, say 3 hours"), which outranks a run time described ("it took a bit under
+20 hours")."""
 _NOT_A_RUN_BEFORE_RE = re.compile(
     r"(?<!\w)(?:time[\s-]?steps?|steps?|intervals?|cadence|resolution|frequency|dt|lag|"
     r"checkpoint(?:ing)?\s+(?:interval|period)|output\s+interval|sampl(?:ed|ing)\s+(?:at|every))"
@@ -162,7 +175,8 @@ _MONTH = alternation(lexicon.MONTHS)
 _ORD = r"(?:st|nd|rd|th)?"
 _TIME = r"(?:\d{1,2}(?::[0-5]\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:[0-5]\d|noon|midnight)"
 _RELDAY = (
-    r"(?:today|tonight|tomorrow|tom+or+ow|tmrw|eod|cob|end\s+of\s+(?:the\s+)?(?:day|week|month))"
+    r"(?:(?:the\s+)?day\s+after\s+(?:tomorrow|tom+or+ow)|today|tonight|tomorrow|tom+or+ow|tmrw|"
+    r"eod|cob|end\s+of\s+(?:the\s+)?(?:day|week|month)|end\s+of\s+next\s+(?:week|month))"
 )
 """Relative days, with the usual misspellings of tomorrow ("tommorow", "tomorow")."""
 _ISO = (
@@ -183,7 +197,7 @@ _WHEN = (
     rf"|(?:{_NAMED_DAY})?(?P<day3>\d{{1,2}})(?:st|nd|rd|th)(?!\w)"
     rf"|(?P<hol>{_HOLIDAY})"
     rf"|(?:(?P<wmod>next|this|coming)\s+)?(?P<wd>{_WEEKDAY})\.?)"
-    rf"(?:\s+(?:at\s+)?(?P<time1>{_TIME}))?"
+    rf"(?:,?\s+(?:at\s+)?(?P<time1>{_TIME}))?"
     rf"|(?P<time2>{_TIME})"
     rf"(?:\s+(?P<rel2>today|tonight|tomorrow)"
     rf"|\s+(?:on\s+)?(?:this\s+|next\s+)?(?P<wd2>{_WEEKDAY}))?"
@@ -193,7 +207,7 @@ _ON_DATE = rf"(?:(?:at|on)\s+)?(?:the\s+)?{_WHEN}"
 """A date after the word that introduces it: "by the 14th", "deadline: on Friday 5pm"."""
 _DEADLINE_RE = re.compile(
     rf"(?<!\w)(?:(?P<before>{alternation(lexicon.DEADLINE_BEFORE_WORDS)})"
-    rf"|{alternation(lexicon.DEADLINE_BY_WORDS)})\s*:?\s*{_ON_DATE}",
+    rf"|{alternation(lexicon.DEADLINE_BY_WORDS)})\s*:?\s*(?:\*\*|__)?\s*{_ON_DATE}",
     FLAGS,
 )
 _DEADLINE_IS_RE = re.compile(
@@ -227,7 +241,8 @@ _WEEKDAY_TYPO_RE = re.compile(
 """A deadline on a misspelt weekday ("by wendesday", "results needed by frdiay noon")."""
 _COB_DAY_RE = re.compile(
     rf"(?<!\w)(?:(?P<before>{alternation(lexicon.DEADLINE_BEFORE_WORDS)})"
-    rf"|{alternation(lexicon.DEADLINE_BY_WORDS)})\s+(?P<rel>cob|eod|close\s+of\s+business|"
+    rf"|{alternation(lexicon.DEADLINE_BY_WORDS)})\s*:?\s*(?:\*\*|__)?\s+(?P<rel>cob|eod|"
+    r"close\s+of\s+business|"
     rf"end\s+of\s+(?:the\s+)?(?:business\s+)?day)\s+(?:on\s+)?(?P<day>{_WEEKDAY})(?!\w)",
     FLAGS,
 )
@@ -469,8 +484,11 @@ def _negated_urgency(text: str, start: int) -> bool:
 
 
 _NOW_AS_TIME_RE = re.compile(
-    r"(?:from|for|until|till|by|as\s+of|up\s+to|than|just|even|is|are|and)\s+$", FLAGS
+    r"(?:from|for|until|till|by|as\s+of|up\s+to|than|just|even|is|are|and|"
+    r"(?<![\w'])(?:we|i|they|you|he|she|who|which))\s+$",
+    FLAGS,
 )
+"""Before "now": a time ("from now", "by now") or a subject ("we now ask for"): "currently"."""
 _START_BEFORE_RE = re.compile(
     r"(?:start|starts|started|begin|begins|run\s+it|running|needed|need\s+it|do\s+it|go)\s+$",
     FLAGS,
@@ -512,6 +530,11 @@ def default_now() -> datetime:
 def duration_seconds(text: str) -> int | None:
     """Seconds in a duration matched by :data:`DURATION`; None when it has none."""
     phrase = squash(text)
+    if iso := _ISO_DURATION_RE.fullmatch(text.strip()):
+        d, h, m, s = (int(iso.group(k) or 0) for k in "dhms")
+        return (((d * 24 + h) * 60 + m) * 60 + s) or None
+    if hm := re.fullmatch(r"(\d{1,3})h([0-5]\d)", text.strip()):
+        return (int(hm.group(1)) * 60 + int(hm.group(2))) * 60 or None
     for spelling, seconds in lexicon.DURATION_PHRASES_S.items():
         if squash(spelling) == phrase:
             return seconds
@@ -585,7 +608,9 @@ _REL_TIMES = {
     "eod": _END_OF_DAY,
     "tonight": _END_OF_DAY,
     **{
-        f"endof{the}{unit}": _END_OF_DAY for the in ("", "the") for unit in ("day", "week", "month")
+        f"endof{the}{unit}": _END_OF_DAY
+        for the in ("", "the", "next")
+        for unit in ("day", "week", "month")
     },
 }
 """Named times of day. "End of ..." is the end of that day even after "before"."""
@@ -596,12 +621,16 @@ def _day(m: re.Match[str], now: datetime, *, before: bool) -> date | None:
     today = now.date()
     if m.group("rel"):
         rel = " ".join(m.group("rel").lower().split())
+        if "after" in rel:
+            return today + timedelta(days=2)  # "the day after tomorrow"
         if rel.startswith("tom") or rel.startswith("tmr"):
             return today + timedelta(days=1)
+        ahead = "next" in rel  # "end of next week", "end of next month"
         if rel.endswith("week"):
-            return today + timedelta(days=(4 - today.weekday()) % 7)
+            return today + timedelta(days=(4 - today.weekday()) % 7 + 7 * ahead)
         if rel.endswith("month"):
-            return today.replace(day=calendar.monthrange(today.year, today.month)[1])
+            year, month = divmod(today.year * 12 + today.month - 1 + ahead, 12)
+            return date(year, month + 1, calendar.monthrange(year, month + 1)[1])
         return today
     weekday = m.group("wd") or m.group("wd2")
     if weekday:
