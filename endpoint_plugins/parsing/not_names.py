@@ -219,8 +219,9 @@ _KEY_AFTER_RE = re.compile(r"[\"']?[^\S\n]*[:=](?![:=/])")
 _KEY_START_RE = re.compile(r"(?:^|[\n{,\[]|-[^\S\n])[^\S\n]*[\"']?$")
 """Where a key starts: a line (maybe a bullet), a JSON/YAML flow mapping, after a comma."""
 _TYPE_KEY_BEFORE_RE = re.compile(
-    r"(?:^|[\s{,\"'])(?:class|kind|type|rule|step|stage|process|task|apiversion|"
-    r"requester|author|owner|user|email|contact|host|hostname|endpoint|build|variant)[\"']?[^\S\n]*[:=]"
+    r"(?:^|[\s{,\"'\[(])(?:class|kind|type|rule|step|stage|process|task|apiversion|"
+    r"requester|submitter|agent|author|owner|user|email|contact|host|hostname|endpoint|build|"
+    r"variant)[\"']?[^\S\n]*[:=]"
     r"[^\S\n]*[\"']?$",
     re.IGNORECASE,
 )
@@ -261,6 +262,14 @@ name no package; a module path ("lammps/2Aug2023") has no scheme, registry or ta
 _KEY_VALUE_AFTER_RE = re.compile(r"[\"']?[^\S\n]*:[^\S\n]*[\"']?(?P<value>[A-Za-z][\w-]*)")
 """A key and a word as its value ("software: MACE", "\"build\": \"multicore-CUDA\""): the key
 names a field; a key before a version ("pytorch: 2.3") is a package with its version."""
+_AMOUNT_VALUE_RE = re.compile(
+    r"[\"']?[^\S\n]*:[^\S\n]*(?:about|at\s+least|up\s+to|~)?[^\S\n]*\d+(?:[.,]\d+)?[^\S\n]*"
+    r"(?:x[^\S\n]*)?(?:nodes?|cores?|cpus?|gpus?|ranks?|tasks?|threads?|workers?|processes|"
+    r"[kmgtp]i?b|hours?|hrs?|h|minutes?|mins?|days?|usd|eur|\$)(?![\w.])",
+    re.IGNORECASE,
+)
+"""A key whose value is an amount of a resource ("Executors: 20 nodes", "Scratch: 2 TB"): the
+key labels a section of the request, it names no package (a package's value is a version)."""
 
 
 def placed_as_non_name(text: str, start: int, end: int) -> bool:
@@ -276,9 +285,12 @@ def placed_as_non_name(text: str, start: int, end: int) -> bool:
         return True
     if camel_key(word) and _KEY_START_RE.search(before) and _KEY_AFTER_RE.match(text, end):
         return True
-    value = _KEY_VALUE_AFTER_RE.match(text, end)
-    if value and _KEY_START_RE.search(before) and not re.match(r"v?\d", value.group("value")):
-        return True
+    if _KEY_START_RE.search(before):
+        value = _KEY_VALUE_AFTER_RE.match(text, end)
+        if value and not re.match(r"v?\d", value.group("value")):
+            return True
+        if _AMOUNT_VALUE_RE.match(text, end):
+            return True  # "Executors: 20 nodes", "Workers: 64 cores each": a section label
     token_start = max(text.rfind(c, 0, start) for c in " \t\n\"'({[,=") + 1
     token_end = end
     while token_end < len(text) and not text[token_end].isspace():

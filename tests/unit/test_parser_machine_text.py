@@ -116,7 +116,16 @@ _SPEC_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("text", "absent", "present"), _OPTION_CASES + _SPEC_CASES)
+_LABEL_CASES = [
+    ("- Workers: 12 nodes, 48 cores each\n- Stack: dask 2024.5", {"workers"}, {"dask"}),
+    ("* Preprocessing: 2 TB of scratch\n* Tools: seqkit 2.8", {"preprocessing"}, {"seqkit"}),
+    ("[bot:dock-runner] screening request\nsoftware: vina 1.2.5", {"dock-runner"}, {"vina"}),
+    ('{"submitter": "hydro-agent", "tools": ["swmm 5.2"]}', {"hydro-agent"}, {"swmm"}),
+]
+"""Section labels with amounts as values, and names of the agents that sent a request."""
+
+
+@pytest.mark.parametrize(("text", "absent", "present"), _OPTION_CASES + _SPEC_CASES + _LABEL_CASES)
 def test_options_keys_and_type_names_are_no_packages(
     text: str, absent: set[str], present: set[str]
 ) -> None:
@@ -205,3 +214,7 @@ def test_unread_machine_words_stay_quoted() -> None:
     req = parse("launch: deepspeed --num_gpus 4 --offload_dir /nvme train.py, pyscf 2.6")
     assert "pyscf" in names(req)
     assert req.unresolved  # the options are quoted, never silently dropped
+
+
+def test_a_key_with_a_version_value_keeps_its_package() -> None:
+    assert "kokkos" in names(parse("kokkos: 4.3\nnodes: 2"))
