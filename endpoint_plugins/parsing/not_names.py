@@ -74,7 +74,7 @@ _SCIENCE_ABBREVIATIONS = frozenset(
     """
     lora qlora dora moe rope relu gelu silu swiglu layernorm rmsnorm
     hifi pacbio nanopore minion gridion promethion chip atac cpg snps indels
-    insar dinsar polsar lidar radar sonar
+    insar dinsar polsar lidar radar sonar zero fsdp
     mhd dft dfpt gw bse sapt ccsd mp2 md mc mcmc amr les dns rans cfd fem fea sph
     seir sir seird abm abms pde pdes ode odes
     """.split()
@@ -84,7 +84,8 @@ mixed case, as package names are written: LoRA and QLoRA (low-rank adapters), Mo
 PacBio HiFi reads, Oxford Nanopore's MinION/GridION/PromethION sequencers, ChIP, ATAC;
 InSAR and its kin (radar interferometry); MHD, DFT, GW, SAPT, CCSD, MCMC, AMR (adaptive mesh
 refinement), LES/DNS/RANS, CFD, FEM, SPH; SEIR and SIR (compartment models of epidemics),
-ABM, PDE, ODE. None is a package; a package of the same name has its own catalogue entry or
+ABM, PDE, ODE; ZeRO and FSDP (ways DeepSpeed and PyTorch shard a model). None is a package;
+a package of the same name has its own catalogue entry or
 a version, install line or package list to name it."""
 
 
@@ -154,7 +155,13 @@ def not_a_package(word: str) -> bool:
         or science_abbreviation(word)
         or record_number(word)
         or bool(_NUMBERED_ACRONYM_RE.match(word))
+        or word.lower() in _WORKLOAD_MANAGERS
     )
+
+
+_WORKLOAD_MANAGERS = frozenset("slurm pbs openpbs pbspro torque lsf sge htcondor moab".split())
+"""Batch schedulers: the site's workload manager ("Slurm job arrays"), not a package the job
+installs; a request for one stays quoted."""
 
 
 _RECORD_NUMBER_RE = re.compile(r"^[A-Za-z]{1,3}_?(?:0\d{2,}|\d{5,})$")
@@ -198,3 +205,128 @@ def cited_work(text: str, start: int, end: int) -> bool:
         return False
     before = text[max(0, start - 30) : start]
     return bool(CITED_BEFORE_RE.search(before) or VENUE_AFTER_RE.match(text, year.end()))
+
+
+# Words that the place they stand in marks as something other than a package: the parts of
+# command lines, specs and addresses that tools and agents write around a request.
+
+_OPTION_BEFORE_RE = re.compile(r"(?:^|[\s\[(|])--?$")
+"""Dashes that open a command-line option: "--nproc_per_node=8", "--num-gpus 8", "-sf kk"."""
+_OPTION_VALUE_BEFORE_RE = re.compile(r"(?:^|\s)--?[A-Za-z][\w.-]*=$")
+"""An option and its equals sign: the word after is the option's value ("--backend=c10d")."""
+_KEY_AFTER_RE = re.compile(r"[\"']?[^\S\n]*[:=](?![:=/])")
+"""A colon or an equals sign right after a word: the word is a key ("coresMin: 36")."""
+_KEY_START_RE = re.compile(r"(?:^|[\n{,\[]|-[^\S\n])[^\S\n]*[\"']?$")
+"""Where a key starts: a line (maybe a bullet), a JSON/YAML flow mapping, after a comma."""
+_TYPE_KEY_BEFORE_RE = re.compile(
+    r"(?:^|[\s{,\"'\[(])(?:class|kind|type|rule|step|stage|process|task|apiversion|"
+    r"requester|submitter|agent|author|owner|user|email|contact|host|hostname|endpoint|build|"
+    r"variant)[\"']?[^\S\n]*[:=]"
+    r"[^\S\n]*[\"']?$",
+    re.IGNORECASE,
+)
+"""Keys whose value names a type, a step of a workflow, a person or a machine, never a package
+("class: ResourceRequirement", "kind: ComputeRequest", "rule: assemble_contigs", "requester":
+"ana@lab.example", "build": "multicore-CUDA"). Taken from the CWL, Kubernetes, Snakemake
+and Nextflow spec vocabularies."""
+_EMAIL_RE = re.compile(r"[\w.+-]+@[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*)+")
+_FILE_EXTENSIONS = frozenset(
+    """
+    py sh bash csh zsh pl r m f f90 f95 f03 cu cuh ipynb
+    yaml yml json toml ini cfg conf xml txt md rst log out err csv tsv tab dat npy npz pt pth
+    ckpt safetensors onnx pkl h5 hdf5 nc nc4 grib grb zarr parquet arrow fits root
+    fa fasta fna faa fq fastq gz bz2 xz zip tar tgz bam sam cram vcf bcf bed gff gtf pdb cif
+    mol2 sdf xyz gro top tpr mdp itp psf dcd xtc trr lmp sif img def qcow2 raw iso
+    """.split()
+)
+"""File name extensions of code, configuration, data and container images: a word ending in
+one ("train.py", "ds_zero3.json", "s1.bam", "image.sif") is a file, not a package."""
+_FILE_PREFIXES = frozenset("in log restart dump".split())
+"""LAMMPS names its input, log and restart files with a prefix ("in.polymer"); source files
+("whisper.cpp", "node.js", "CUDA.jl") and "data." ("data.table") name packages too often."""
+_TOP_DOMAINS = frozenset(
+    """
+    com org net edu gov mil int io ai dev example local internal lan ac uk de fr it es nl se
+    no fi dk ch at be pl cz jp cn kr in au nz ca us eu
+    """.split()
+)
+"""The last part of a host name ("uni.example", "cluster.internal", "login.hpc.ac.uk")."""
+_IMAGE_REF_RE = re.compile(
+    r"(?P<scheme>[a-z0-9]+://)?(?P<path>(?P<first>[\w.-]+)/(?:[\w.-]+/)*)[\w.-]+"
+    r"(?P<tag>:[\w.-]+|@sha256:\w+)?",
+    re.IGNORECASE,
+)
+"""A container image ("nvcr.io/nvidia/clara/parabricks:4.3", "org/tool:1.2") or a URL
+("s3://bucket/prefix"): the registry, the organisation and the folders before the last part
+name no package; a module path ("lammps/2Aug2023") has no scheme, registry or tag."""
+_KEY_VALUE_AFTER_RE = re.compile(r"[\"']?[^\S\n]*:[^\S\n]*[\"']?(?P<value>[A-Za-z][\w-]*)")
+"""A key and a word as its value ("software: MACE", "\"build\": \"multicore-CUDA\""): the key
+names a field; a key before a version ("pytorch: 2.3") is a package with its version."""
+_AMOUNT_VALUE_RE = re.compile(
+    r"[\"']?[^\S\n]*:[^\S\n]*(?:about|at\s+least|up\s+to|~)?[^\S\n]*\d+(?:[.,]\d+)?[^\S\n]*"
+    r"(?:x[^\S\n]*)?(?:nodes?|cores?|cpus?|gpus?|ranks?|tasks?|threads?|workers?|processes|"
+    r"[kmgtp]i?b|hours?|hrs?|h|minutes?|mins?|days?|usd|eur|\$)(?![\w.])",
+    re.IGNORECASE,
+)
+"""A key whose value is an amount of a resource ("Executors: 20 nodes", "Scratch: 2 TB"): the
+key labels a section of the request, it names no package (a package's value is a version)."""
+
+
+def placed_as_non_name(text: str, start: int, end: int) -> bool:
+    """Whether the word at ``text[start:end]`` stands where no package name stands: an option
+    of a command line or its value, a key of a spec or the value of a type key, a part of an
+    e-mail address or a host name, a file name, or the registry or organisation part of a
+    container image reference ("nvcr.io/nvidia/...", "broadinstitute/gatk:4.5.0.0")."""
+    word = text[start:end]
+    before = text[max(0, start - 60) : start]
+    if _OPTION_BEFORE_RE.search(before) or _OPTION_VALUE_BEFORE_RE.search(before):
+        return True
+    if _TYPE_KEY_BEFORE_RE.search(before):
+        return True
+    if camel_key(word) and _KEY_START_RE.search(before) and _KEY_AFTER_RE.match(text, end):
+        return True
+    if _KEY_START_RE.search(before):
+        value = _KEY_VALUE_AFTER_RE.match(text, end)
+        if value and not re.match(r"v?\d", value.group("value")):
+            return True
+        if _AMOUNT_VALUE_RE.match(text, end):
+            return True  # "Executors: 20 nodes", "Workers: 64 cores each": a section label
+    token_start = max(text.rfind(c, 0, start) for c in " \t\n\"'({[,=") + 1
+    token_end = end
+    while token_end < len(text) and not text[token_end].isspace():
+        if text[token_end] in ",\"')]}":
+            break
+        token_end += 1
+    token = text[token_start:token_end].rstrip(".:;/")
+    if "@" in token and _EMAIL_RE.search(token):
+        return True
+    image = _IMAGE_REF_RE.fullmatch(token)
+    if image and start < token_start + image.end("path") and _image_like(image):
+        return True  # "nvcr.io/nvidia/" of an image, "s3://bucket/" of a URL: no package
+    return dotted_non_name(word)
+
+
+def _image_like(m: re.Match[str]) -> bool:
+    return bool(m.group("scheme") or m.group("tag") or "." in m.group("first"))
+
+
+def dotted_non_name(word: str) -> bool:
+    """A file name ("train.py", "in.polymer") or a host name ("uni.example") written as one
+    word with dots."""
+    if "." not in word.strip("."):
+        return False
+    parts = word.lower().split(".")
+    return (
+        parts[-1] in _FILE_EXTENSIONS
+        or parts[-1] in _TOP_DOMAINS
+        or (parts[0] in _FILE_PREFIXES and len(parts) == 2 and parts[1].isalpha())
+    )
+
+
+_CAMEL_KEY_RE = re.compile(r"^(?:[a-z]{2,}(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]{2,}){2,})$")
+
+
+def camel_key(word: str) -> bool:
+    """A key written in camel case ("coresMin", "notAfter", "localScratch") or in Pascal case
+    from words ("DockerRequirement"); the caller checks that a colon follows."""
+    return bool(_CAMEL_KEY_RE.match(word))

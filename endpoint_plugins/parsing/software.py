@@ -34,6 +34,7 @@ from endpoint_plugins.parsing.not_names import (
     CITED_BEFORE_RE,
     COUNTED_AFTER_RE,
     VENUE_AFTER_RE,
+    placed_as_non_name,
     record_number,
 )
 from endpoint_plugins.parsing.scanner import (
@@ -456,6 +457,8 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         named = named and bool(_PLAIN_VERSION_RE.match(m.group("spec").rstrip(".")))
         if _hyphen_numbered(m, name):
             return False  # "COVID-19", "GPT-4": a numbered name of something else
+        if placed_as_non_name(scanner.original, m.start("name"), m.end("name")):
+            return False  # "coresMin: 36", "s3://bucket/2026": a key or a path, no package
         if _MODEL_SIZE_AFTER_RE.match(m.string, m.end()):
             return False  # "Llama 3 70B", "Qwen 2.5 7B": a trained model, not a package
         if _not_a_release(m, name):

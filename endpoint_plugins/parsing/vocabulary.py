@@ -34,6 +34,7 @@ from endpoint_plugins.parsing.not_names import (
     english_part,
     letter_term,
     not_a_package,
+    placed_as_non_name,
 )
 from endpoint_plugins.parsing.scanner import Scanner, lookup, squash
 from providers.wire.requirements import GpuVendor
@@ -281,7 +282,9 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
     _lists_of_unread(scanner.original, words, kinds)
     _feature_typos(scanner, words, kinds, draft)
     for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
-        if kind == "name":
+        if kind == "name" and placed_as_non_name(scanner.original, start, start + len(word)):
+            kinds[i] = "unread"  # "--num_gpus", "coresMin:", "in.polymer", "nvcr.io/nvidia/"
+        elif kind == "name":
             name = lookup(lexicon.SOFTWARE, word) or word.lower()[:MAX_NAME_CHARS]
             draft.add_software(name, versions.get(i, []), (start, start + len(word)))
             scanner.blank(start, start + len(word))
