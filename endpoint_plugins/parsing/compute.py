@@ -548,6 +548,8 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
             threads = m.group(0).lower().rstrip().endswith("threads")
             if not scope and not total and _attached(scanner.text, node_spans, m.start(), threads):
                 per_node = True
+            elif not scope and not total and _SHARED_SCOPE_RE.match(scanner.text, m.end()):
+                per_node = True
             elif kind == "core" and not scope and not total and not per_node:
                 if per_task(scanner.original, m.start(), m.end()):
                     draft.unresolved.append(_per_task_phrase(scanner.original, m))
@@ -692,6 +694,14 @@ _PER_TASK_AFTER_RE = re.compile(
     FLAGS,
 )
 """After a core count: "4 cores per sample", "single-core tasks", "8-core jobs" (plural)."""
+_SHARED_SCOPE_RE = re.compile(
+    r"\s*(?:,|and|&|\+|plus)\s*\d{1,5}(?:\.\d{1,3})?\s*(?:tb|gb|tib|gib|g)\s*(?:of\s+)?"
+    r"(?:ram|memory|mem)?\s*(?:(?:per|/|each|every|on\s+each|on\s+every|in\s+each|for\s+each|a)"
+    r"\s*-?\s*(?:node|host|machine|server)|per[\s-]node)(?!\w)",
+    FLAGS,
+)
+"""After a core or GPU count, a memory size that carries a node scope for both: "32 cores and
+384 GB per node" is 32 cores on each node ("32 cores and 128 GB each" names no node)."""
 _PER_DEVICE_RE = re.compile(
     r"\s*(?:per|/|for\s+each|on\s+each|each)\s*(?:gpus?|gcds?|cores?|sockets?|numa|devices?|"
     r"cards?|tiles?)(?!\w)",

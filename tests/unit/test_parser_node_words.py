@@ -201,3 +201,21 @@ def test_markdown_keys_and_tables() -> None:
     req = parse("| item | value |\n|---|---|\n| nodes | 8 |\n| GPUs | 32 in total, 4 per node |\n")
     assert req.compute.nodes == 8
     assert (req.compute.gpus_per_node, req.compute.total_gpus) == (4, 32)
+
+
+@pytest.mark.parametrize(
+    ("text", "per_node"),
+    [
+        ("CPU and memory: 24 cores and 192 GB per node", True),
+        ("we need 40 cores, 300 GB RAM on each node", True),
+        ("40 cores and 300 GB of memory", False),
+        ("40 cores and 2 GB per core", False),
+    ],
+)
+def test_a_memory_scope_after_a_core_count_is_shared(text: str, per_node: bool) -> None:
+    req = parse(text)
+    assert (req.compute.cores_per_node is not None) is per_node, req.compute
+
+
+def test_each_alone_after_memory_names_no_node() -> None:
+    assert parse("the jobs need 12 cores and 48 GB each").compute.cores_per_node is None
