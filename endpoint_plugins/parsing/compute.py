@@ -81,6 +81,40 @@ _EACH_NODE_HAS_RE = re.compile(
     FLAGS,
 )
 """After a node count, "1 node have 64 cores" sizes each node; it is not a second count."""
+_ONE_UNIT_WORDS = ("machine", "computer", "workstation", "host", "server", "box", "node")
+"""Singular words for one node that :data:`lexicon.NODE_WORDS` leaves out as vague on their own
+("a big machine"). Beginners and non-native writers use them for the node they ask for."""
+_ONE_UNIT_RE = re.compile(
+    r"(?<![\w-])(?:(?P<one>one|1|a\s+single|one\s+single|single)"
+    r"|(?P<article>an?))\s+"
+    r"(?:(?:big|large|powerful|strong|beefy|fast|dedicated|linux|arm|x86|gpu|cpu|compute|fat|"
+    r"(?:dual|two|quad|four)[\s-]socket|multi[\s-]core|many[\s-]core|"
+    r"shared[\s-]memory|high[\s-]memory|bare[\s-]metal|physical|whole)[\s-]+){0,2}"
+    r"(?P<unit>[a-z]{3,11})(?![\w-])"
+    r"(?![\s-]+(?:learning|scientists?|science|vision|names?|files?|keys?|languages?|codes?|"
+    r"rooms?|memory|ram|labs?|programs?|models?|precision|time|readable|translation|"
+    r"architecture|graphics|side|admins?|administrators?|operating)(?!\w))"
+    r"(?:(?=(?P<with>\s*,?\s*(?:with|w/|having|that\s+has|which\s+has|equipped\s+with|"
+    r"containing)\s+(?:at\s+least\s+|about\s+|around\s+|~\s*)?"
+    r"(?:\d|two|three|four|six|eight|sixteen|twelve|a\s+(?:couple|pair)\s+of)))|)",
+    FLAGS,
+)
+"""One node in words: "one machine", "a single host", "a computer with 48 cores", "a
+workstation with 2 graphic cards", "a sever with 16 cpus" (one letter off). With only an
+article the word must be followed by the amounts it has ("a machine with 4 processors");
+"a computer scientist", "a machine learning model", "host memory" never count."""
+_TERSE_SHAPE_RE = re.compile(
+    r"(?<![\w.])(?P<n>\d{1,5})\s*n\s*(?:x|\u00d7|\*)\s*(?P<cpn>\d{1,4})\s*c(?![\w.])", FLAGS
+)
+"""The shorthand of users in a hurry: "8N x 128c" is 8 nodes of 128 cores."""
+_MULTI_GPU = {"dual": 2, "twin": 2, "quad": 4, "octo": 8}
+_MULTI_GPU_RE = re.compile(
+    rf"(?<![\w-])(?:(?P<n>\d{{1,4}}|an?|one|two|four)\s+)?(?P<w>dual|twin|quad|octo)[\s-]+"
+    rf"(?:{_VENDOR}\s+)?(?:(?P<model>{_MODEL})s?|gpus?)(?![\w-])(?![\s-]*(?:sockets?|cpus?)(?!\w))"
+    r"(?:[\s-]+(?P<node>nodes?|servers?|machines?|workstations?|boxes|box|systems?)(?!\w))?",
+    FLAGS,
+)
+"""GPUs counted by a prefix: "dual A100", "a quad-GPU node", "2 octo-GPU servers"."""
 _CLAUSE_BREAK_RE = re.compile(r"[.!?](?:\s|$)|\n")
 """Between a node count and "one node with ...": past a sentence end, a count of its own
 ("5 nodes; 1 node have 48 cores" stays the size of each node)."""
@@ -95,7 +129,10 @@ _ATTACHED_RE = re.compile(
     r"\s*(?:,\s*)?(?:(?:x|\u00d7|\*|with|w/|of|having|each\s+with|each\s+having|and|"
     r"(?:and\s+)?(?:(?:in|on|for)\s+)?each\s+(?:of\s+(?:them|those|these)|one)"
     r"(?:\s+(?:with|has|have|having))?|"
-    r"and\s+each\s+with|\(|:)\s*(?:at\s+least\s+|about\s+|around\s+)?|\s)",
+    r"and\s+each\s+with|\(|:|"
+    r"(?:with\s+|and\s+)?(?:(?:in|on|for)\s+)?each(?:\s+(?:node|machine|server|host|computer))?"
+    r"(?:\s+(?:with|has|have|having|gets?|runs?|:))?)"
+    r"\s*(?:at\s+least\s+|about\s+|around\s+)?|\s)",
     FLAGS,
 )
 """What may join a node count to the core or GPU count of each node: "4 nodes x 32 cores",
@@ -109,14 +146,16 @@ _CPU_OR_GPU_RE = re.compile(
     FLAGS,
 )
 """GPUs as an option, not a must: "a CPU or GPU build", "on CPU or 2 GPUs per node"."""
+_OPTION_COUNT = r"(?:(?P<n>\d{1,3}|one|two|four|eight|a\s+single|a|an)\s+)?"
+"""A count before the GPU word of an option ("on one GPU or on CPU"): still the count asked."""
 _GPU_OR_CPU_RE = re.compile(
-    rf"(?<!\w)(?:{_GPU_WORD})\s*,?\s*or\s+(?:on\s+)?(?:plain\s+|regular\s+|just\s+|normal\s+)?"
+    rf"{_OPTION_COUNT}(?<!\w)(?:{_GPU_WORD})\s*,?\s*or\s+(?:on\s+)?(?:plain\s+|regular\s+|just\s+|normal\s+)?"
     r"(?:cpus?|cpu\s+nodes?|cpu[\s-]only(?:\s+nodes?)?)(?!\w)",
     FLAGS,
 )
 """The same, GPUs first: "runs on GPUs, or on plain CPUs if nothing else is free"."""
 _GPU_OPTIONAL_RE = re.compile(
-    rf"(?<!\w)(?:{_GPU_WORD}|gpu\s+acceleration|gpu\s+support)\s+(?:is\s+|are\s+)?"
+    rf"{_OPTION_COUNT}(?<!\w)(?:{_GPU_WORD}|gpu\s+acceleration|gpu\s+support)\s+(?:is\s+|are\s+)?"
     r"(?:optional|if\s+(?:one\s+is\s+|they\s+are\s+|it\s+is\s+)?available|nice\s+to\s+have|"
     r"would\s+be\s+(?:nice|faster|better|a\s+plus|welcome|a\s+bonus)|are\s+a\s+plus|"
     r"a\s+(?:nice\s+)?bonus|welcome\s+but\s+not\s+required|helps?\s+but\s+(?:is|are)n'?t\s+"
@@ -214,9 +253,9 @@ _VENDOR_WORD_RE = re.compile(
     r"(?<!\w)(nvidia|amd|intel|radeon|instinct|geforce|tesla)(?!\w)", FLAGS
 )
 _NODES_KEY_RE = re.compile(
-    r"(?<![\w-])-{0,2}(?:number\s+of\s+nodes|node\s+count|nodes?)\s*(?:[:=]|of)?\s*"
+    r"(?<![\w-])(?<!each\s)(?<!every\s)(?<!per\s)-{0,2}(?:number\s+of\s+nodes|node\s+count|nodes?)\s*(?:(?:[:=|]|of)\s*\**)?\s*"
     r"(?P<n>\d{1,7})(?![\w.])"
-    r"(?!\s*(?:-\s*)?(?:cores?|cpus?|gpus?|threads|ranks|tasks|gb|tb|gib|g|x)(?!\w))",
+    r"(?!\s*(?:-\s*)?(?:cores?|cpus?|gpus?|threads|ranks|tasks|mpi|processes|gb|tb|gib|g|x)(?!\w))",
     FLAGS,
 )
 """``nodes: 4``, ``node count 4``; never "each node 64 cores" (the size of a node)."""
@@ -226,13 +265,26 @@ _TOTAL_BEFORE = (
     r"(?:(?:with|has|have|having|needs?|gets?|should\s+have|must\s+have|:)\s+)?"
     r"(?:at\s+least\s+|minimum\s+)?))?"
 )
+_COUNTER = r"(?:(?:pieces?|pcs\.?|nos?\.|units?|numbers?)\s+(?:of\s+)?)"
+"""A counter word between a count and its unit: "8 piece of A100", "2 nos. of V100 cards"."""
+_GPU_ADJECTIVE = (
+    r"(?:(?:data[\s-]*cent(?:er|re)|datacenter|discrete|dedicated|modern|recent|fast|powerful|"
+    r"server[\s-]grade|consumer|high[\s-]end|physical|whole)[\s-]+)"
+)
+"""Words between a GPU count and the GPU noun: "4 Intel data-centre GPUs", "2 discrete GPUs"."""
+_GPU_NOUN = rf"(?:{_GPU_WORD}|(?:gpu\s+)?accelerators?|cards?|boards?)"
+"""After a model, any of these names the GPU: "V100 cards", "MI250X accelerators"."""
 _GPUS_RE = re.compile(
-    rf"{_TOTAL_BEFORE}(?P<n>{COUNT})\s*(?:-\s*)?(?:x\s*|\u00d7\s*)?"
-    rf"(?:{_MODEL_PHRASE}(?:\s*{_GPU_WORD})?|(?:{_VENDOR}\s+)?{_GPU_WORD}){_UNIT_END}{_SCOPE}",
+    rf"{_TOTAL_BEFORE}(?P<n>{COUNT})\s*(?:-\s*)?(?:x\s*|\u00d7\s*)?{_COUNTER}?"
+    rf"(?:{_MODEL_PHRASE}(?:\s*{_GPU_NOUN})?"
+    rf"|(?:{_VENDOR}\s+)?{_GPU_ADJECTIVE}?(?:{_GPU_WORD}|(?:gpu\s+)?accelerators?)){_UNIT_END}"
+    rf"{_SCOPE}",
     FLAGS,
 )
 _GPUS_KEY_RE = re.compile(
-    rf"(?<!\w){_GPU_WORD}(?P<scope>\s+per\s+node)?\s*[:=]\s*(?P<n>\d{{1,7}})(?![\w.])", FLAGS
+    rf"(?<!\w){_GPU_WORD}(?P<scope>\s+per\s+node)?\s*[:=|]\s*\**\s*(?P<n>\d{{1,7}})(?![\w.])"
+    rf"(?:(?P<pre>{TOTAL})|(?P<after>{PER_NODE}))?",
+    FLAGS,
 )
 _CORES_RE = re.compile(
     rf"{_TOTAL_BEFORE}(?P<n>{COUNT_NO_ARTICLE})\s*(?:-\s*)?(?:x\s*)?"
@@ -241,7 +293,9 @@ _CORES_RE = re.compile(
     FLAGS,
 )
 _CORES_KEY_RE = re.compile(
-    r"(?<!\w)(?:cores?|cpus?)(?P<scope>\s+per\s+node)?\s*[:=]\s*(?P<n>\d{1,7})(?![\w.])", FLAGS
+    r"(?<!\w)(?:cores?|cpus?)(?P<scope>\s+per\s+node)?\s*[:=|]\s*\**\s*(?P<n>\d{1,7})(?![\w.])"
+    rf"(?:(?P<pre>{TOTAL})|(?P<after>{PER_NODE}))?",
+    FLAGS,
 )
 _WORD_THEN_COUNT_RE = re.compile(
     r"(?:^|(?<=[,;:]))[ \t]*(?P<word>cores?|cpus?|gpus?)[ \t]+(?P<n>\d{1,7})"
@@ -369,6 +423,9 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     def cpu_or_gpu(m: re.Match[str]) -> bool:
         c.gpu_or = True
         c.gpu_mentioned = True
+        n = to_count(m.groupdict().get("n") or "")
+        if n is not None and in_range(n, 1, MAX_GPUS) and m.group("n").lower() not in ("a", "an"):
+            c.gpus.append(Count(n, m.group(0), per_node=False))
         return True
 
     def nodes(m: re.Match[str]) -> bool:
@@ -405,6 +462,28 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
             c.gpu_mentioned = True
         return True
 
+    def multi_gpu(m: re.Match[str]) -> bool:
+        """ "dual A100" (2 GPUs), "2 quad-GPU nodes" (2 nodes of 4 GPUs)."""
+        n = to_count(m.group("n")) if m.group("n") else None
+        if m.group("node"):
+            c.nodes.append(Mention(n or 1, m.group(0)))
+            node_spans.append(m.span())
+        elif n is not None:
+            return False  # "2 dual A100": unclear, left unread
+        c.gpus.append(Count(_MULTI_GPU[m.group("w").lower()], m.group(0), per_node=True))
+        if m.group("model"):
+            _record_model(draft, m.group("model"), m.group(0))
+        _record_vendor(draft, m.group(0))
+        c.gpu_mentioned = True
+        return True
+
+    def one_node(m: re.Match[str]) -> bool:
+        if node_spans and _CLAUSE_BREAK_RE.search(m.string, node_spans[-1][1], m.start()) is None:
+            return False  # "2 nodes, one machine with 64 cores": the size of each node
+        c.nodes.append(Mention(1, m.group(0)))
+        node_spans.append(m.span())
+        return True
+
     def gpu_memory(m: re.Match[str]) -> bool:
         """GPU memory ("80 GB of GPU memory", "24 GB memory of GPU") is no field of ours: it
         must never pass for node memory, so it is kept unresolved (and still means a GPU)."""
@@ -437,8 +516,12 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         scanner.take(_MODEL_CHOICE_RE, lambda m: _model_choice(draft, m))
     if " or " in low or "/" in low:
         scanner.take(_SHAPE_CHOICE_RE, lambda m: _shape_choice(scanner, draft, m))
+    if "dual" in low or "twin" in low or "quad" in low or "octo" in low:
+        scanner.take(_MULTI_GPU_RE, multi_gpu)
     scanner.take(_NODES_RE, nodes)
     scanner.take(_NODES_KEY_RE, nodes)
+    scanner.take(_TERSE_SHAPE_RE, nodes)
+    scanner.take(_ONE_UNIT_RE, lambda m: _one_unit(m) and one_node(m))
     if "box" in low:
         scanner.take(_BOXES_RE, nodes)
     if _MULTIPLIER_HINT_RE.search(low):
@@ -465,7 +548,10 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
             n = to_count(m.group("n"))
             if n is None or not in_range(n, 0 if kind == "gpu" else 1, limit):
                 return False
-            scope = (m.groupdict().get("scope") or "").strip().lower()
+            groups = m.groupdict()
+            scope = (groups.get("scope") or groups.get("after") or "").strip().lower()
+            if kind == "rank" and _PER_DEVICE_RE.match(scanner.original, m.end()):
+                return False  # "one MPI rank per GPU": a layout, not a count
             if kind == "core" and _PER_RANK_RE.match(scanner.original, m.end()):
                 per_rank.append((m.start(), n, m.group(0)))  # "2 threads per rank"
                 return True
@@ -473,6 +559,8 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
             per_node = (bool(scope) and not total) or bool(m.groupdict().get("prenode"))
             threads = m.group(0).lower().rstrip().endswith("threads")
             if not scope and not total and _attached(scanner.text, node_spans, m.start(), threads):
+                per_node = True
+            elif not scope and not total and _SHARED_SCOPE_RE.match(scanner.text, m.end()):
                 per_node = True
             elif kind == "core" and not scope and not total and not per_node:
                 if per_task(scanner.original, m.start(), m.end()):
@@ -506,11 +594,36 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
         ),
     )
     scanner.take(_RANKS_RE, record("rank", MAX_CORES))
+    if "per" in scanner.text or "each" in scanner.text:
+        _split_per_node(scanner, found)
     found.sort(key=lambda f: f.start)
     counts = _pair(scanner, draft, found)
     _threads_per_rank(draft, found, counts, per_rank)
     for f, count in zip(found, counts, strict=True):
         (draft.compute.gpus if f.kind == "gpu" else draft.compute.cores).append(count)
+
+
+_SPLIT_PER_NODE_RE = re.compile(
+    r"[ \t]*(?:,|;|with|and|i\.e\.|so|\(|:)?[ \t]*(?:with[ \t]+|that\s+is[ \t]+)?"
+    r"(?P<n>\d{1,4})[ \t]*(?:per|on\s+each|in\s+each|each|a|/)[ \t]*"
+    r"(?:node|machine|server|host)(?!\w)",
+    FLAGS,
+)
+"""After a total count, how it splits over the nodes, with no unit of its own: "32 A100 GPUs
+in total with 4 per node", "256 cores, 64 per node"."""
+
+
+def _split_per_node(scanner: Scanner, found: list[_Found]) -> None:
+    """Read :data:`_SPLIT_PER_NODE_RE` after each total count as that unit per node."""
+    for f in list(found):
+        if not f.count.total or f.kind == "rank":
+            continue
+        m = _SPLIT_PER_NODE_RE.match(scanner.text, f.end)
+        if m is None or not in_range(n := int(m.group("n")), 1, f.count.value):
+            continue
+        count = Count(n, m.group(0).strip(), per_node=True)
+        found.append(_Found(f.kind, m.start("n"), m.end(), count, True))
+        scanner.blank(m.start("n"), m.end())
 
 
 def _threads_per_rank(
@@ -593,6 +706,20 @@ _PER_TASK_AFTER_RE = re.compile(
     FLAGS,
 )
 """After a core count: "4 cores per sample", "single-core tasks", "8-core jobs" (plural)."""
+_SHARED_SCOPE_RE = re.compile(
+    r"\s*(?:,|and|&|\+|plus)\s*\d{1,5}(?:\.\d{1,3})?\s*(?:tb|gb|tib|gib|g)\s*(?:of\s+)?"
+    r"(?:ram|memory|mem)?\s*(?:(?:per|/|each|every|on\s+each|on\s+every|in\s+each|for\s+each|a)"
+    r"\s*-?\s*(?:node|host|machine|server)|per[\s-]node)(?!\w)",
+    FLAGS,
+)
+"""After a core or GPU count, a memory size that carries a node scope for both: "32 cores and
+384 GB per node" is 32 cores on each node ("32 cores and 128 GB each" names no node)."""
+_PER_DEVICE_RE = re.compile(
+    r"\s*(?:per|/|for\s+each|on\s+each|each)\s*(?:gpus?|gcds?|cores?|sockets?|numa|devices?|"
+    r"cards?|tiles?)(?!\w)",
+    FLAGS,
+)
+"""After a rank count: the ranks are laid out per device ("one MPI rank per GPU")."""
 _PER_RANK_RE = re.compile(
     r"\s*(?:per|each|/|for\s+each|a)\s*(?:mpi\s+)?(?:rank|task|process)(?!\w)", FLAGS
 )
@@ -733,6 +860,24 @@ def _attached(
         if len(between) < 60 and not threads and _ATTACHED_LATER_RE.fullmatch(between):
             return True
     return False
+
+
+def _one_unit(m: re.Match[str]) -> bool:
+    """Whether a singular "machine", "computer" ... is one node (see :data:`_ONE_UNIT_RE`)."""
+    from endpoint_plugins.parsing.english import english_word
+    from endpoint_plugins.parsing.vocabulary import typo_of
+
+    word = m.group("unit").lower()
+    if word not in _ONE_UNIT_WORDS:
+        if len(word) < 5 or typo_of(word, _ONE_UNIT_WORDS, 1) is None:
+            return False
+        if not m.group("with") and (not m.group("one") or english_word(word)):
+            return False  # "machne", "sever": misspelt, so only with a count or "one" before
+    if m.group("article") and not m.group("with"):
+        return False  # "a machine" alone is vague
+    if word == "box" and not m.group("one"):
+        return False  # "a box w/ 2 gpus" is loose talk; "one box" counts
+    return True
 
 
 def _cpu_fallback(draft: Draft) -> bool:
