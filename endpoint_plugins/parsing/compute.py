@@ -357,8 +357,9 @@ _GPU_MEMORY_PER_GPU_RE = re.compile(
 """A size counted per GPU ("48 GB per GPU", "80GB/gpu"): the GPU's memory, not the node's."""
 _GPU_MEMORY_HAS_RE = re.compile(
     rf"(?<!\w)(?:(?:{_MODEL_PHRASE})\s*)?{_GPU_MEM_WORD}\s*(?:each\s+)?"
+    r"(?:(?:that|which)\s+(?=(?:must|should|will|would|needs?|has|have|having|requires?)\s))?"
     r"(?:\(\s*|with\s+|of\s+|(?:must|should|will|would)\s+(?:have|need)\s+|needs?\s+|has\s+"
-    r"|have\s+|requires?\s+)"
+    r"|have\s+|having\s+|requires?\s+)"
     r"(?:(?:at\s+least|min(?:imum)?|no\s+less\s+than|>=|\u2265|~|about|around)\s*)?"
     rf"{SIZE}(?:\s*(?:each|apiece|per\s+gpu|a\s+piece))?"
     rf"(?:\s*(?:of\s+)?(?:on[\s-]?board\s+|onboard\s+|device\s+)?(?:{_MEMORY}|vram|hbm\d?e?))?"
@@ -375,6 +376,15 @@ _BARE_SIZE_RE = re.compile(
     r"links|network|interconnect|nic|fabric)(?!\w))",
     FLAGS,
 )
+_MEMORY_WORD_RE = re.compile(r"(?<!\w)(?:memory|ram)(?!\w)", FLAGS)
+_NOT_MEMORY_CONTEXT_RE = re.compile(
+    r"(?<!\w)(?:gpus?|vram|cards?|devices?|accelerators?|scratch|disk|disks|storage|space|ssd|"
+    r"nvme|quota|file|files|data|dataset|datasets|input|output|outputs|archive|database|"
+    r"lustre|gpfs|beegfs|nfs|s3|bucket|download|upload|transfer|network|bandwidth)(?!\w)",
+    FLAGS,
+)
+"""Words that make a size in the sentence something other than the node's memory."""
+_SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|\n\s*\n|\n\s*[-*#]")
 _COMPUTE_WORD_RE = re.compile(
     r"(?<![a-z])(?:cores?|cpus?|nodes?|gpus?|threads|ranks|vcpus?)(?![a-z])", FLAGS
 )
@@ -800,11 +810,25 @@ _ATTACHED_LATER_RE = re.compile(
 
 
 _FUZZY_UNIT_RE = re.compile(
-    r"(?<![\w.,$-])(?P<n>\d{1,7})\s*(?P<w>[a-z]{3,8})(?![\w-])(?P<each>\s+each(?!\w))?", FLAGS
+    r"(?<![\w.,$-])(?P<n>\d{1,7})\s*(?P<mpi>mpi\s+)?(?P<w>[a-z]{3,8})(?![\w-])"
+    r"(?P<each>\s+each(?!\w))?",
+    FLAGS,
 )
 _TIMES_BEFORE_RE = re.compile(r"(?:^|[\s(])[x\u00d7*]\s*$", FLAGS)
 """Just before a count: a multiplier ("8 nods x 64 cors"), so the count sizes each node."""
-_FUZZY_UNITS = ("nodes", "node", "cores", "core", "gpus", "gpu", "hours", "minutes", "days")
+_FUZZY_UNITS = (
+    "nodes",
+    "node",
+    "cores",
+    "core",
+    "gpus",
+    "gpu",
+    "hours",
+    "minutes",
+    "days",
+    "tasks",
+    "ranks",
+)
 _FUZZY_SECONDS = {"hours": 3600, "minutes": 60, "days": 86400}
 
 
@@ -835,7 +859,15 @@ def _fuzzy_unit(draft: Draft, m: re.Match[str]) -> bool:
     each = bool(m.group("each")) or bool(
         _TIMES_BEFORE_RE.search(m.string, max(0, m.start() - 4), m.start())
     )  # "8 nods x 64 cors": after a multiplier, each node's
-    if unit.startswith("core"):
+    if m.group("mpi") and not unit.startswith(("core", "task", "rank")):
+        return False
+    if unit in ("tasks", "ranks") and m.group("w").isupper():
+        return False  # "40 RANS cases": an acronym, not a misspelt unit
+    if unit in ("tasks", "ranks") or m.group("mpi"):  # "720 MPI taks": ranks of the job
+        draft.compute.cores.append(Count(n, text, per_node=each))
+        if m.group("mpi") or unit == "ranks":
+            draft.set_mpi(None, [], text)
+    elif unit.startswith("core"):
         draft.compute.cores.append(Count(n, text, per_node=each))
     else:
         draft.compute.gpus.append(Count(n, text, per_node=each))
@@ -1081,5 +1113,26 @@ def _extract_memory(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_MEMORY_TYPO_RE, misspelt)
     scanner.take(_MEMORY_TYPO_AFTER_RE, misspelt)
     scanner.take(_MEMORY_SCOPED_RE, handle)
+
+    def memory_named_before(m: re.Match[str]) -> bool:
+        """ "it needs lots of memory; I think 128 GB should be enough": the one size in a
+        sentence that named memory earlier (and no GPU, storage or data) is that memory."""
+        text = scanner.text
+        ends = [e.end() for e in _SENTENCE_END_RE.finditer(text, 0, m.start())]
+        start = ends[-1] if ends else 0
+        end_match = _SENTENCE_END_RE.search(text, m.end())
+        end = end_match.start() if end_match else len(text)
+        word = _MEMORY_WORD_RE.search(text, start, m.start())
+        if word is None or _NOT_MEMORY_CONTEXT_RE.search(scanner.original, start, end):
+            return False
+        if len(_BARE_SIZE_RE.findall(text, start, end)) != 1:
+            return False
+        if not handle(m):
+            return False
+        scanner.blank(*word.span())
+        return True
+
     scanner.take(_BARE_SIZE_RE, beside_compute)
     scanner.take(_SIZE_BEFORE_COMPUTE_RE, before_compute)
+    if _MEMORY_WORD_RE.search(scanner.text):
+        scanner.take(_BARE_SIZE_RE, memory_named_before)

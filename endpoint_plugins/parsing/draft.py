@@ -8,7 +8,6 @@ ones are kept as notes in ``unparsed`` instead of silently overwriting or being 
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -375,15 +374,16 @@ class Draft:
         size that disagrees with the one used is reported, not silently ignored.
         """
         c = self.compute
-        cores = cores_per_node or (
-            math.ceil(total_cores / nodes) if total_cores and nodes else None
-        )
         candidates = [(m.value, m.text) for m in c.memory_per_node]
         for m in c.memory_per_core:
-            if cores is None:
+            if cores_per_node is None:
+                # A total core count spread over nodes says nothing of how the ranks are
+                # placed, so no node's memory follows from it: quoted, never guessed.
                 self.notes.append(f"{_clean(m.text)} (no core count to multiply; not used)")
+                if not candidates:
+                    self.unresolved.append(_clean(m.text))
             else:
-                candidates.append((round(m.value * cores, 6), m.text))
+                candidates.append((round(m.value * cores_per_node, 6), m.text))
         return self._first([Mention(value, text) for value, text in candidates])
 
 

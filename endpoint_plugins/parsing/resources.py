@@ -68,6 +68,13 @@ _SPEED_BEFORE_FABRIC_RE = re.compile(
     FLAGS,
 )
 
+_SPEED_AFTER_FABRIC_RE = re.compile(
+    rf"(?<![\w.-])(?P<fabric>{_FABRIC_WORD})\s*(?:at\s+|@\s*|,\s*)?(?P<num>\d{{1,4}})\s*"
+    r"g(?:b|bit)?(?![\w/.])",
+    FLAGS,
+)
+"""A speed written after the fabric: "IB 400G", "Ethernet 100G", "InfiniBand @ 200G"."""
+
 # -- storage ---------------------------------------------------------------------------------
 
 _KIND_SPELLINGS = {s: k for k, spellings in lexicon.STORAGE_KINDS.items() for s in spellings}
@@ -92,6 +99,25 @@ _STORAGE_ON_KIND_RE = re.compile(
 )
 """A size of scratch placed on a named kind: "20 TB of scratch on a parallel filesystem" is
 20 TB of the parallel filesystem, not 20 TB of any storage plus a parallel one."""
+_STORAGE_FREE_ON_KIND_RE = re.compile(
+    rf"{SIZE}\s+(?:(?:is|are|be|must\s+be|should\s+be|to\s+be|left|still)\s+)?"
+    r"(?:free|available|left|spare)\s+(?:on|in)\s+(?:an?\s+|the\s+|our\s+|your\s+)?"
+    rf"{_KIND}{_KIND_NOUN}(?!\w)",
+    FLAGS,
+)
+"""Free space stated as a clause: "make sure 10 TB is free on the parallel file system"."""
+_ENOUGH_FOR_RE = re.compile(
+    r"(?<!\w)(?:enough|sufficient|adequate)\s+(?:free\s+)?"
+    rf"(?:{_KIND}{_KIND_NOUN}|(?P<noun>{_SIZE_NOUN}|room))\s+"
+    r"(?:for|to\s+(?:hold|store|keep|fit|take))\s+(?P<the>(?:all\s+)?(?:the|my|our|these|those|this|that|its)\s+)?"
+    rf"(?:data\s+|output\s+|files\s+|~\s*|about\s+|around\s+)?{SIZE}",
+    FLAGS,
+)
+"""Space asked for by what it must hold: "enough disk for the 2 TB", "sufficient scratch to
+hold 500 GB". With a determiner ("the 2 TB") the size points back at a size named earlier,
+which is the same amount, so that earlier mention is read too."""
+_STORAGE_KIND_TYPO_RE = re.compile(r"(?<![\w.-])(?P<word>s[a-z]{5,7})(?![\w-])", FLAGS)
+"""A misspelt "scratch" or "storage" standing alone ("I need that much scrach")."""
 _STORAGE_TYPO_RE = re.compile(rf"{SIZE}\s*(?:of\s+)?(?P<word>[a-z]{{5,9}})(?!\w)", FLAGS)
 """A size, then perhaps a misspelt storage noun ("500GB of scrach", "2 TB storgae")."""
 _STORAGE_NOUN_SPELLINGS = ("scratch", "storage")
@@ -192,7 +218,15 @@ def extract_network(scanner: Scanner, draft: Draft) -> None:
         draft.set_speed(float(m.group("gbps")), m.group(0))
         return True
 
+    def speed_after_fabric(m: re.Match[str]) -> bool:
+        value = float(m.group("num"))
+        if not in_range(value, 1e-6, MAX_SPEED_GBPS) or not fabric(m):
+            return False
+        draft.set_speed(value, m.group(0))
+        return True
+
     scanner.take(_SPEED_RE, speed)
+    scanner.take(_SPEED_AFTER_FABRIC_RE, speed_after_fabric)
     scanner.take(_SPEED_BEFORE_FABRIC_RE, speed_before_fabric)
     scanner.take(_ROCE_RE, roce)
     if " or " in scanner.text or "/" in scanner.text:
@@ -232,15 +266,48 @@ def extract_storage(scanner: Scanner, draft: Draft) -> None:
             return False
         return sized(m)
 
+    def enough_for(m: re.Match[str]) -> bool:
+        if not sized(m):
+            return False
+        if m.group("the"):
+            _blank_same_size(scanner, m, size_in_gb(m))
+        return True
+
+    def misspelt_kind(m: re.Match[str]) -> bool:
+        word = m.group("word").lower()
+        if english_word(word) or typo_of(word, _STORAGE_NOUN_SPELLINGS, 1) is None:
+            return False
+        named.append((StorageKind.ANY, m.start()))
+        return True
+
     scanner.take(_STORAGE_QUALITY_RE, quality)
     scanner.take(_STORAGE_ON_KIND_RE, sized)
+    scanner.take(_STORAGE_FREE_ON_KIND_RE, sized)
+    scanner.take(_ENOUGH_FOR_RE, enough_for)
     scanner.take(_STORAGE_SIZE_FIRST_RE, sized)
     scanner.take(_STORAGE_KIND_FIRST_RE, sized)
     scanner.take(_STORAGE_FREE_RE, sized)
     scanner.take(_STORAGE_TYPO_RE, misspelt)
     scanner.take(_STORAGE_KIND_RE, kind_alone)
+    scanner.take(_STORAGE_KIND_TYPO_RE, misspelt_kind)
     for kind, at in named:
         draft.add_storage(kind, _size_in_sentence(scanner, at, sized_at))
+
+
+def _blank_same_size(scanner: Scanner, m: re.Match[str], size: float | None) -> None:
+    """Read an earlier mention of the size "the 2 TB" points back at ("The files are 2 TB in
+    total. ... enough disk for the 2 TB"): the same amount, not a second requirement."""
+    for earlier in _LOOSE_SIZE_RE.finditer(scanner.text, 0, m.start()):
+        if size is not None and size_in_gb(earlier) == size:
+            scanner.blank(*_with_total(scanner.text, earlier))
+
+
+_TOTAL_AFTER_RE = re.compile(r"\s+in\s+total(?!\w)", FLAGS)
+
+
+def _with_total(text: str, m: re.Match[str]) -> tuple[int, int]:
+    after = _TOTAL_AFTER_RE.match(text, m.end())
+    return m.start(), after.end() if after else m.end()
 
 
 def _size_in_sentence(scanner: Scanner, at: int, sized_at: list[int]) -> float | None:

@@ -213,8 +213,20 @@ DECIMAL = rf"{NOT_NEGATIVE}(?<![\w.,$])\d{{1,7}}(?:\.\d{{1,4}})?(?![\d.]\d)"
 
 _LONG_SIZE_UNITS = [u for u in lexicon.SIZE_UNITS_GB if len(u) > 1]
 _SHORT_SIZE_UNITS = [u for u in lexicon.SIZE_UNITS_GB if len(u) == 1]
+_SIZE_NUMBER = (
+    rf"{DECIMAL}"
+    rf"|{NOT_NEGATIVE}(?<![\w.,$'\u2009\u202f\u00a0])\d{{1,3}}(?:(?P<sep>[,'\u2009\u202f\u00a0])\d{{3}})"
+    rf"(?:(?P=sep)\d{{3}}){{0,2}}(?![\d.,]\d)"
+    r"|(?<![\w.,$])\d{1,4},\d{1,2}(?![\d.,]\d)"
+    r"|(?<!\w)(?:an?|one)\s+(?=(?:giga|tera|peta)bytes?(?!\w))"
+)
+"""The number of a size, as people write it: "1.5", thousands grouped with a comma, an
+apostrophe or a thin space ("1,500", "1'000", "2\u202f000"), a decimal comma ("1,5 TB": one or
+two digits after the comma, so never a thousands group), and "a"/"one" before a unit spelled
+out ("a terabyte of disk")."""
+
 SIZE = (
-    rf"(?P<num>{DECIMAL})"
+    rf"(?P<num>{_SIZE_NUMBER})"
     rf"(?:\s*(?P<unit>{alternation(_LONG_SIZE_UNITS)})|(?P<short>[{''.join(_SHORT_SIZE_UNITS)}]))"
     r"(?!\w)(?!/(?!\s*(?:node|host|machine|server|instance|vm|core|cpu|gpu|task|rank)s?(?!\w)))"
 )
@@ -258,13 +270,23 @@ def to_count(text: str) -> int | None:
     return None
 
 
+def size_number(text: str) -> float:
+    """The value of a :data:`SIZE` number: "1,5" is 1.5, "1,500" and "1'000" are thousands."""
+    text = text.strip().lower()
+    if text.isalpha() or not text[-1].isdigit():
+        return 1.0  # "a terabyte", "one gigabyte"
+    if re.fullmatch(r"\d{1,4},\d{1,2}", text):
+        return float(text.replace(",", "."))
+    return float(re.sub(r"[,'\s\u2009\u202f\u00a0]", "", text))
+
+
 def size_in_gb(match: re.Match[str]) -> float | None:
     """Decimal gigabytes from a match of :data:`SIZE`; None for zero or absurd sizes."""
     unit = (match.group("unit") or match.group("short") or "").lower()
     factor = lexicon.SIZE_UNITS_GB.get(unit)
     if factor is None:
         return None
-    value = round(float(match.group("num")) * factor, 6)
+    value = round(size_number(match.group("num")) * factor, 6)
     return value if 0 < value < 1e9 else None
 
 

@@ -67,8 +67,17 @@ _RUNTIME_RE = re.compile(
     rf"{WORD_END}{_WITH_SPEC}{_CONTAINER_NOUN}",
     FLAGS,
 )
+_FREIGHT_BEFORE = r"(?<!shipping )(?<!cargo )(?<!freight )(?<!intermodal )(?<!reefer )"
+_FREIGHT_AFTER = (
+    r"(?!\s+(?:terminals?|ships?|vessels?|ports?|yards?|cranes?|trucks?|lorr(?:y|ies)|"
+    r"freight|cargo|shipping|traffic|handling|logistics|stacks?|berths?|lines?)(?!\w))"
+)
+"""The other container, the one ships carry ("the container terminal", "shipping
+containers"): a word of freight and ports next to it, so no container runtime is asked for."""
 _CONTAINER_RE = re.compile(
-    rf"(?<!\w)(?P<rootless>{_ROOTLESS}\s+)?{alternation(lexicon.CONTAINER_WORDS)}(?!\w)", FLAGS
+    rf"(?<!\w){_FREIGHT_BEFORE}(?P<rootless>{_ROOTLESS}\s+)?"
+    rf"{alternation(lexicon.CONTAINER_WORDS)}(?!\w){_FREIGHT_AFTER}",
+    FLAGS,
 )
 _ROOTLESS_RE = re.compile(rf"(?<!\w){_ROOTLESS}(?:\s+mode)?(?!\w)", FLAGS)
 
@@ -594,7 +603,8 @@ def _read_module_items(draft: Draft) -> None:
     """``module load`` items: MPI libraries and runtimes go to their fields, the rest are
     packages, whatever their names."""
     for item in _joined_variants(draft.module_items):
-        item, variants = _split_variants(item.strip().strip(",;"))
+        # "^openmpi@5.0.3": a Spack dependency the build must use, so required as well
+        item, variants = _split_variants(item.strip().strip(",;").removeprefix("^"))
         spack_range = _SPACK_RANGE_RE.match(item)
         m = spack_range or _MODULE_ITEM_RE.match(item)
         if m is None:

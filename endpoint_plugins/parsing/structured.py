@@ -604,7 +604,10 @@ _STORAGE_WORDS = (
     "fs",
     "space",
     "quota",
+    "tmp",
 )
+_LOCAL_TMP_KEYS = frozenset(("tmp", "tmpdisk", "tmpspace", "localtmp", "mintmp"))
+"""Slurm's ``--tmp`` and its kin: temporary disk on each node, so local storage."""
 _DEADLINE_KEYS = frozenset(
     ("deadline", "resultsby", "dueby", "due", "neededby", "finishby", "by", "resultsneededby")
 )
@@ -945,7 +948,7 @@ class _Pairs:
     def _storage(self, key: str, value: str, text: str, end: int) -> bool:
         if not any(word in key for word in _STORAGE_WORDS):
             return False
-        kind = _storage_kind(key)
+        kind = StorageKind.LOCAL if key in _LOCAL_TMP_KEYS else _storage_kind(key)
         after = _KIND_AFTER_RE.match(self.scanner.text, end)
         if after and (named := _storage_kind(squash(after.group("kind")))) is not None:
             kind = named  # "disk=2TB(local)": the kind follows the size
@@ -1203,7 +1206,7 @@ def _size_with_unit(key: str, value: str) -> float | None:
     bare = _BARE_SIZE_RE.match(value)
     if bare is None:
         return None
-    unit = next((u for u in ("tb", "gb", "tib", "gib", "pb") if key.endswith(u)), "gb")
+    unit = next((u for u in ("tb", "gb", "mb", "tib", "gib", "mib", "pb") if key.endswith(u)), "gb")
     return round(float(bare.group("num")) * lexicon.SIZE_UNITS_GB[unit], 6)
 
 

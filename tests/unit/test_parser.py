@@ -235,7 +235,8 @@ def test_memory_that_disagrees_with_the_per_node_size_is_reported() -> None:
 
 def test_memory_per_core_without_cores_is_reported() -> None:
     assert summary("4 GB per core") == {
-        "unparsed": ["4 GB per core (no core count to multiply; not used)"]
+        "unresolved": ["4 GB per core"],  # a memory need no field holds: quoted, not dropped
+        "unparsed": ["4 GB per core (no core count to multiply; not used)", "4 GB per core"],
     }
 
 
