@@ -359,7 +359,8 @@ class Draft:
         if first_per_node is not None and first_total is not None:
             if first_total != first_per_node * (nodes or 1) and nodes:
                 self.conflict(f"{first_total} GPUs in total", f"{first_per_node} GPUs per node")
-            return first_per_node, None if nodes else first_total
+                return first_per_node, None
+            return first_per_node, first_total  # both as said: the total checks the product
         if first_per_node is None and first_total is None and c.gpu_mentioned and not c.gpu_or:
             return 1, None
         return first_per_node, first_total or None

@@ -68,6 +68,12 @@ _SPEED_BEFORE_FABRIC_RE = re.compile(
     FLAGS,
 )
 
+_SPEED_AFTER_FABRIC_RE = re.compile(
+    rf"(?<![\w.-])(?P<fabric>{_FABRIC_WORD})\s+(?:at\s+)?(?P<num>\d{{1,4}})\s*g(?:bit)?(?![\w/])",
+    FLAGS,
+)
+"""The speed after the fabric: "IB 400G", "Ethernet 25G", "InfiniBand at 200G"."""
+
 # -- storage ---------------------------------------------------------------------------------
 
 _KIND_SPELLINGS = {s: k for k, spellings in lexicon.STORAGE_KINDS.items() for s in spellings}
@@ -194,6 +200,7 @@ def extract_network(scanner: Scanner, draft: Draft) -> None:
 
     scanner.take(_SPEED_RE, speed)
     scanner.take(_SPEED_BEFORE_FABRIC_RE, speed_before_fabric)
+    scanner.take(_SPEED_AFTER_FABRIC_RE, lambda m: speed_before_fabric(m) and (fabric(m) or True))
     scanner.take(_ROCE_RE, roce)
     if " or " in scanner.text or "/" in scanner.text:
         scanner.take(_FABRIC_CHOICE_RE, choice)
