@@ -241,7 +241,7 @@ def _nodes(draft: Draft, value: str, text: str) -> bool:
     return True
 
 
-def _cores(per_node: bool, mpi: bool = False) -> Handler:
+def _cores(per_node: bool, mpi: bool = False, total: bool = False) -> Handler:
     def handle(draft: Draft, value: str, text: str) -> bool:
         n = _count(value)
         milli = re.fullmatch(r"\s*(\d{1,7})m\s*", value)
@@ -253,7 +253,7 @@ def _cores(per_node: bool, mpi: bool = False) -> Handler:
             n = whole
         if n is None or n < 1:
             return False
-        draft.compute.cores.append(Count(n, text, per_node))
+        draft.compute.cores.append(Count(n, text, per_node, total=total))
         draft.mpi_implied = draft.mpi_implied or mpi  # "mpi_ranks: 384" asks for an MPI
         return True
 
@@ -519,13 +519,11 @@ _KEYS: dict[str, Handler] = {
         (
             "cores",
             "ncores",
-            "totalcores",
             "ntasks",
             "tasks",
             "np",
             "nprocs",
             "mpiprocs",
-            "totalcpus",
             "numcores",
             "cpus",
             "ncpus",
@@ -536,6 +534,7 @@ _KEYS: dict[str, Handler] = {
         ),
         _cores(per_node=False),
     ),
+    **dict.fromkeys(("totalcores", "totalcpus"), _cores(per_node=False, total=True)),
     **dict.fromkeys(
         (
             "corespernode",
@@ -1301,7 +1300,7 @@ def _worded_key(raw_key: str) -> Handler | None:
         return _gpus_with_model(True if per_node else (False if total else None))
     if measure == "cores":
         mpi = any(w in ("rank", "ranks", "nranks") for w in words)
-        return _cores(per_node=per_node, mpi=mpi)
+        return _cores(per_node=per_node, mpi=mpi, total=total)
     if measure == "nodes":
         return None if per_node or total or unit else _nodes
     if measure == "vendor":

@@ -263,3 +263,20 @@ def test_image_of_a_known_package_names_it_and_a_lab_image_does_not() -> None:
         ("salmon", ["1.10.3"])
     ]
     assert not parse("image: ghcr.io/mylab/alignpipe:0.4\ncpus: 4\n").software
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Every job is single-core with 2 GB per core; about 2,500 cores in total for 8 hours.",
+        "ncpus: 1\ntotal_cores: 640\n",
+        "The code is 1 core per run, so 300 cores altogether.",
+    ],
+)
+def test_stated_total_outranks_a_conflicting_unscoped_count(text: str) -> None:
+    req = parse(text)
+    assert req.compute.total_cores not in (None, 1)
+
+
+def test_first_unscoped_count_still_wins_without_a_stated_total() -> None:
+    assert parse("cores: 64\nncpus: 32\n").compute.total_cores == 64
