@@ -331,8 +331,9 @@ class Draft:
         return first.value
 
     def _first_count(self, counts: list[Count], *, per_node: bool) -> int | None:
-        chosen = [Mention(c.value, c.text) for c in counts if c.per_node is per_node]
-        return self._first(chosen)
+        chosen = [c for c in counts if c.per_node is per_node]
+        chosen.sort(key=lambda c: not c.total)  # "4,000 cores in total" outranks "single-core"
+        return self._first([Mention(c.value, c.text) for c in chosen])
 
     def _gpus(self, nodes: int | None) -> tuple[int | None, int | None]:
         """GPUs per node and GPUs in total, as the text scoped them.

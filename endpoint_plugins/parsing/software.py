@@ -602,7 +602,7 @@ def _named_alone(spans: list[tuple[int, int, str]], groups: list[list[str]]) -> 
 def _read_module_items(draft: Draft) -> None:
     """``module load`` items: MPI libraries and runtimes go to their fields, the rest are
     packages, whatever their names."""
-    for item in _joined_variants(draft.module_items):
+    for item in _dependency_items(_joined_variants(draft.module_items)):
         # "^openmpi@5.0.3": a Spack dependency the build must use, so required as well
         item, variants = _split_variants(item.strip().strip(",;").removeprefix("^"))
         spack_range = _SPACK_RANGE_RE.match(item)
@@ -638,6 +638,12 @@ _SPACK_RANGE_RE = re.compile(
     FLAGS,
 )
 """Spack's version ranges: ``hypre@2.29:`` (2.29 or newer), ``petsc@:3.20``, ``@3.19:3.20``."""
+
+
+def _dependency_items(items: list[str]) -> list[str]:
+    """Spack's ``^dep@version`` names a dependency the build must use (``petsc@3.21
+    ^openmpi@5.0.3``): a package (or MPI) the job needs, read as an item of its own."""
+    return [part for item in items for part in item.split("^") if part.strip(" ,;")]
 
 
 def _joined_variants(items: list[str]) -> list[str]:

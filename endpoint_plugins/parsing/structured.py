@@ -21,6 +21,8 @@ import re
 from collections.abc import Callable
 from datetime import datetime
 
+import yaml
+
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.constraints import parse_constraints, version_choice
 from endpoint_plugins.parsing.draft import Count, Draft, Mention
@@ -54,6 +56,10 @@ def flatten_json(text: str) -> str:
     Nested objects give dotted keys' last part (``{"resources": {"nodes": 4}}`` -> ``nodes: 4``);
     lists are joined with commas. Text that is not valid JSON is left exactly as it was.
     """
+    if "{" in text:
+        text = _FLOW_MAP_RE.sub(_flow_map_lines, text)
+    if "|" in text:
+        text = _TABLE_ROW_RE.sub(r"\g<key>: \g<value>", text)
     out: list[str] = []
     pos = 0
     decoder = json.JSONDecoder()
@@ -72,6 +78,35 @@ def flatten_json(text: str) -> str:
         pos = end
     out.append(text[pos:])
     return "".join(out)
+
+
+_TABLE_ROW_RE = re.compile(
+    r"^[ \t]*\|[ \t]*(?P<key>[A-Za-z][\w ./-]{0,30}?)[ \t]*\|[ \t]*(?P<value>[^|\n]{1,200}?)"
+    r"[ \t]*\|[ \t]*$",
+    re.M,
+)
+"""A two-column markdown table row, ``| nodes | 16 |``: a key and its value."""
+_FLOW_MAP_RE = re.compile(
+    r"^(?P<indent>[ \t]*(?:-[ \t]+)?)(?:(?P<key>[A-Za-z][\w.-]{0,40})[ \t]*:[ \t]*)?"
+    r"\{(?P<body>[^{}\n]{1,400})\}[ \t]*$",
+    re.M,
+)
+"""A YAML flow mapping on a line of its own or after its key: ``gpu: {count: 1, vendor: amd}``,
+``- {package: bwa-mem2, version: ["2.2.1"]}``."""
+
+
+def _flow_map_lines(m: re.Match[str]) -> str:
+    """The mapping as ``key: value`` lines, as a JSON object is written; kept when it is not
+    YAML."""
+    try:
+        value = yaml.safe_load("{" + m.group("body") + "}")
+    except yaml.YAMLError:
+        return m.group(0)
+    if not isinstance(value, dict) or not value:
+        return m.group(0)
+    indent = " " * len(m.group("indent"))
+    key = m.group("key") or ("software" if _is_package(value) else "")
+    return "\n".join(indent + line for line in _json_lines(value, key))
 
 
 def _json_lines(value: object, key: str = "") -> list[str]:
@@ -101,18 +136,44 @@ def _json_lines(value: object, key: str = "") -> list[str]:
 
 
 _JSON_SECTIONS = frozenset(
-    "resources requirements compute job spec request hardware resource needs limits".split()
+    """resources requirements compute job spec request hardware resource needs limits requests
+    arguments args params parameters input payload body schedule scheduling options settings
+    config""".split()
 )
-"""JSON keys that only group others: their children keep their own names."""
+"""JSON keys that only group others: their children keep their own names (a tool call's
+``{"arguments": {"walltime": ...}}``, a spec's ``"schedule"``, Kubernetes' ``"requests"``)."""
 
 
 def _is_package(value: object) -> bool:
     """``{"name": "hmmer", "version": ">=3.4"}``: a package written as an object."""
+    if isinstance(value, dict) and "package" in value and "name" not in value:
+        value = {"name" if k == "package" else k: v for k, v in value.items()}  # CWL's
     return (
         isinstance(value, dict)
         and isinstance(value.get("name"), str)
-        and set(value) <= {"name", "version", "versions", "variants", "min_version"}
+        and set(value) <= {"name", "version", "versions", "min_version", *_BUILD_KEYS}
     )
+
+
+_BUILD_KEYS = frozenset(("variants", "variant", "build", "flavor", "flavour"))
+"""Keys of a package object that name how it is built: ``"build": "multicore-CUDA"``."""
+_PLAIN_BUILDS = frozenset("multicore smp release debug opt optimized default standard".split())
+"""Build words that ask nothing of a site (every build is one of these)."""
+
+
+def _build_text(value: dict[object, object]) -> tuple[str, str]:
+    """A package object's build keys as Spack variants (``+cuda``) and the words no variant
+    names, which stay in the text to be read or quoted."""
+    words = " ".join(_scalar(v) for k, v in value.items() if k in _BUILD_KEYS)
+    variants, rest = [], []
+    for word in re.split(r"[\s,;/_+-]+", words):
+        sign = "~" if word.startswith("~") else "+"
+        tag = lexicon.VARIANT_WORDS.get(word.lstrip("~").lower())
+        if tag:
+            variants.append(sign + tag)
+        elif word and word.lower() not in _PLAIN_BUILDS:
+            rest.append(word)
+    return "".join(variants), " ".join(rest)
 
 
 def _is_package_table(value: object, key: str) -> bool:
@@ -138,12 +199,19 @@ def _table_item(name: object, version: object) -> str:
 
 def _package_text(value: object) -> str:
     assert isinstance(value, dict)
+    if "package" in value and "name" not in value:
+        value = {"name" if k == "package" else k: v for k, v in value.items()}
     version = value.get("version") or value.get("versions") or ""
     if value.get("min_version"):
         version = f">={value['min_version']}"
     if isinstance(version, list):
         version = ",".join(str(v) for v in version)
-    return f"{value['name']} {version}".strip()
+    variants, rest = _build_text(value)
+    if variants and re.fullmatch(r"v?\d[\w.]*", str(version)):
+        return f"{value['name']}@{version}{variants} {rest}".strip()  # "namd@3.0.1+cuda"
+    if variants and not version:
+        return f"{value['name']}{variants} {rest}".strip()
+    return f"{value['name']} {version} {variants} {rest}".strip()
 
 
 def _scalar(value: object) -> str:
@@ -173,12 +241,19 @@ def _nodes(draft: Draft, value: str, text: str) -> bool:
     return True
 
 
-def _cores(per_node: bool, mpi: bool = False) -> Handler:
+def _cores(per_node: bool, mpi: bool = False, total: bool = False) -> Handler:
     def handle(draft: Draft, value: str, text: str) -> bool:
         n = _count(value)
+        milli = re.fullmatch(r"\s*(\d{1,7})m\s*", value)
+        if milli:  # Kubernetes millicores: "4000m" is 4 cores; "500m" is half of one
+            whole, part = divmod(int(milli.group(1)), 1000)
+            if part or not whole:
+                draft.unresolved.append(_clean(text))
+                return True
+            n = whole
         if n is None or n < 1:
             return False
-        draft.compute.cores.append(Count(n, text, per_node))
+        draft.compute.cores.append(Count(n, text, per_node, total=total))
         draft.mpi_implied = draft.mpi_implied or mpi  # "mpi_ranks: 384" asks for an MPI
         return True
 
@@ -291,8 +366,17 @@ def _memory(scope: str) -> Handler:
     return handle
 
 
+_QUANTITY_RE = re.compile(r"^\s*(?P<num>\d{1,9}(?:\.\d{1,3})?)\s*(?P<unit>[KMGTP]i)\s*$")
+"""Kubernetes' binary quantity suffixes (``120Gi``, ``512Mi``): KiB, MiB, GiB, TiB, PiB.
+Its decimal ones (``k``, ``M``, ``G``, ``T``) are the ordinary size units."""
+
+
 def _size(value: str) -> float | None:
-    """GB from "64G", "64 GB", "64gb"; a bare number is megabytes, as Slurm reads ``--mem``."""
+    """GB from "64G", "64 GB", "64gb", "120Gi"; a bare number is megabytes, as Slurm reads
+    ``--mem``."""
+    quantity = _QUANTITY_RE.match(value)
+    if quantity:
+        value = quantity.group("num") + quantity.group("unit") + "B"
     m = _SIZE_RE.match(value)
     if m:
         return size_in_gb(m)
@@ -392,6 +476,33 @@ def _mpi(draft: Draft, value: str, text: str) -> bool:
     return False  # a named implementation: left for the MPI extractor
 
 
+def _docker(draft: Draft, value: str, text: str) -> bool:
+    """``dockerPull: image`` (CWL), ``docker_image: ...``: the job runs in a Docker image."""
+    draft.set_container("docker", [], text)
+    _image_package(draft, value)
+    return True
+
+
+_IMAGE_RE = re.compile(
+    r"(?:^|/)(?P<name>[a-z][a-z0-9_.-]{1,40}):v?(?P<version>\d{1,4}(?:\.\d{1,4}){1,3})(?:-\d{1,3})?$",
+    FLAGS,
+)
+"""An image named after its one package and tagged with that package's version:
+``broadinstitute/gatk:4.5.0.0``, ``biocontainers/salmon:1.10.3``. Tags with more after the
+version (``24.05-py3``, ``2.3.0-cuda12.1``) are the image's own releases and say nothing."""
+
+
+def _image_package(draft: Draft, value: str) -> None:
+    """The package an image is named after, when it is a known package: a lab's own image
+    (``ourlab/pipeline:2.3``) names its workflow, and the image is the job's own business."""
+    m = _IMAGE_RE.search(value.strip())
+    name = lookup(lexicon.SOFTWARE, m.group("name")) if m else None
+    if m is None or name is None:
+        return
+    constraints, _ = parse_constraints(m.group("version"))
+    draft.add_software(name, constraints)
+
+
 def _exclusion_or_text(feature: Feature) -> Handler:
     def handle(draft: Draft, value: str, text: str) -> bool:
         if squash(value) in _NOT_WANTED:
@@ -408,13 +519,11 @@ _KEYS: dict[str, Handler] = {
         (
             "cores",
             "ncores",
-            "totalcores",
             "ntasks",
             "tasks",
             "np",
             "nprocs",
             "mpiprocs",
-            "totalcpus",
             "numcores",
             "cpus",
             "ncpus",
@@ -425,6 +534,7 @@ _KEYS: dict[str, Handler] = {
         ),
         _cores(per_node=False),
     ),
+    **dict.fromkeys(("totalcores", "totalcpus"), _cores(per_node=False, total=True)),
     **dict.fromkeys(
         (
             "corespernode",
@@ -481,6 +591,7 @@ _KEYS: dict[str, Handler] = {
         _exclusion_or_text(Feature.LOW_LATENCY),
     ),
     **dict.fromkeys(("container", "containers"), _exclusion_or_text(Feature.CONTAINER)),
+    **dict.fromkeys(("dockerpull", "dockerimage", "dockerimageid", "dockerload"), _docker),
 }
 """Keys whose values this module reads itself (squashed: no case, spaces, ``_`` or ``-``)."""
 
@@ -605,11 +716,13 @@ _STORAGE_WORDS = (
     "space",
     "quota",
     "tmp",
+    "outdir",
 )
 _LOCAL_TMP_KEYS = frozenset(("tmp", "tmpdisk", "tmpspace", "localtmp", "mintmp"))
 """Slurm's ``--tmp`` and its kin: temporary disk on each node, so local storage."""
 _DEADLINE_KEYS = frozenset(
-    ("deadline", "resultsby", "dueby", "due", "neededby", "finishby", "by", "resultsneededby")
+    """deadline resultsby dueby due neededby finishby by resultsneededby notafter needby
+    completeby finishbefore duedate resultsdue deadlineutc""".split()
 )
 
 
@@ -743,7 +856,23 @@ class _Pairs:
         return self._apply(m, m.group("key"), m.group("value"), unknown="name")
 
     def colon(self, m: re.Match[str]) -> bool:
-        return self._apply(m, m.group("key"), m.group("value"), unknown="prose")
+        value = m.group("value")
+        note = _COMMENT_RE.search(value)
+        if note is None:
+            return self._apply(m, m.group("key"), value, unknown="prose")
+        # "ramMin: 144000  # MiB": a comment may name the value's unit; other words in it
+        # stay in the text for the other readers
+        value, words = value[: note.start()], note.group("note").split()
+        unit = words[0].strip(",;") if words else ""
+        if _BARE_SIZE_RE.match(value) and squash(unit) in _COMMENT_UNITS:
+            value, words = f"{value.strip()} {unit}", words[1:]
+        if not self._apply(m, m.group("key"), value, unknown="prose"):
+            return False
+        measures = {_KEY_WORDS.get(w) for w in _key_words(m.group("key"))} - {None}
+        if all(_KEY_WORDS.get(w.lower().strip(",;")) in measures for w in words):
+            return True  # "threads: 48  # cores": the comment only repeats the key
+        self.scanner.blank(m.start(), m.start("value") + note.start())
+        return False
 
     def long_flag(self, m: re.Match[str]) -> bool:
         value = m.groupdict().get("value")
@@ -752,6 +881,8 @@ class _Pairs:
                 self.draft.unresolved.append(_clean(m.group(0)))  # whole nodes: not judged
             return True  # other bare switches (--requeue) say nothing about where to run
         key = m.group("key")
+        if key.lower() == "tmp" and _BARE_SIZE_RE.match(value):
+            value += "M"  # Slurm: "--tmp=500000" counts megabytes
         if key.lower() == "gpus":
             key = "total-gpus"  # Slurm's --gpus counts the whole job; --gres=gpu:N is per node
         return self._apply(m, key, value, unknown="unresolved")
@@ -800,6 +931,11 @@ class _Pairs:
     ) -> bool:
         """Read one pair. True blanks the whole match; False leaves it (or part of it) in the
         text for the other extractors."""
+        device = _DEVICE_PLUGIN_RE.fullmatch(raw_key.strip())
+        if device:  # Kubernetes' "nvidia.com/gpu: 2": GPUs of the pod's one node
+            if not _gpus(None)(self.draft, _unquote(raw_value), m.group(0)):
+                return False
+            return _vendor(self.draft, device.group("vendor"), m.group(0))
         raw_key = raw_key.replace("/", "_per_")  # "cores/node", "mem/gpu"
         key = _canonical_key(squash(raw_key.replace(".", "")))
         value = _unquote(raw_value)
@@ -844,6 +980,12 @@ class _Pairs:
             self.draft.unresolved.append(_clean(text))  # GPU memory: no field holds it
             self.draft.compute.gpu_mentioned = True
             return True
+        if key in _MIB_KEYS and _BARE_SIZE_RE.match(value):
+            value += " MiB"  # CWL: "ramMin: 8192" is 8 GiB
+        parts = value.split(",")
+        if key in _SCOPABLE and len(parts) > 1 and all(map(_SCOPED_VALUE_RE.match, parts)):
+            # "gpus: 64 in total, 4 per node": each part carries its own scope
+            return all([self._apply(m, raw_key, part, unknown=unknown) for part in parts])
         scoped = _SCOPED_VALUE_RE.match(value)
         if scoped and key in _SCOPABLE:
             key = _SCOPABLE[key]["total" if scoped.group("total") else "node"]
@@ -865,7 +1007,13 @@ class _Pairs:
         if key in _NOTE_KEYS and blank and _WORD_IN_VALUE_RE.search(value):
             self.scanner.blank(m.start("key"), m.start("value"))
             return False  # note="no rush": a free-text note is read as prose
-        if key in _IGNORED_KEYS or key in ("image", "containerimage", "sif", "docker", "url"):
+        if key in ("output", "out") and unknown == "prose" and " " in value.strip():
+            self.scanner.blank(m.start("key"), m.start("value"))
+            return False  # "output: 25 TB free on GPFS" says what the output needs, no file
+        if key in ("image", "containerimage", "sif", "docker"):
+            _image_package(self.draft, value)
+            return True
+        if key in _IGNORED_KEYS or key == "url":
             return True
         if key == "constraint" and _model(self.draft, value, text):
             return True  # "--constraint=a100": a GPU model; other features stay unresolved
@@ -948,7 +1096,11 @@ class _Pairs:
     def _storage(self, key: str, value: str, text: str, end: int) -> bool:
         if not any(word in key for word in _STORAGE_WORDS):
             return False
-        kind = StorageKind.LOCAL if key in _LOCAL_TMP_KEYS else _storage_kind(key)
+        kind = (
+            StorageKind.LOCAL
+            if key in _LOCAL_TMP_KEYS
+            else _storage_kind(key) or (StorageKind.LOCAL if "tmp" in key else None)
+        )
         after = _KIND_AFTER_RE.match(self.scanner.text, end)
         if after and (named := _storage_kind(squash(after.group("kind")))) is not None:
             kind = named  # "disk=2TB(local)": the kind follows the size
@@ -1034,13 +1186,25 @@ _LSF_FLAGS = {
 }
 
 
+_DEVICE_PLUGIN_RE = re.compile(r"(?P<vendor>nvidia|amd)\.com/gpu", FLAGS)
+"""Kubernetes device-plugin resource names that count GPUs."""
+_COMMENT_RE = re.compile(r"\s+#\s*(?P<note>[^#\n]*)$")
+"""A trailing ``# comment`` after a YAML or INI value."""
+_COMMENT_UNITS = frozenset(
+    "kb kib mb mib gb gib tb tib g t hours hour h hrs minutes minute min mins days day".split()
+)
+"""Units a comment may give a bare number (``144000  # MiB``)."""
+_MIB_KEYS = frozenset("rammin rammax tmpdirmin tmpdirmax outdirmin outdirmax".split())
+"""CWL's ``ResourceRequirement`` sizes, which the CWL standard counts in mebibytes."""
+
+
 def _unquote(value: str) -> str:
     return value.strip().strip("\"'").strip()
 
 
 def _with_unit(key: str) -> Handler | None:
     """Keys that carry their unit: ``memory_gb``, ``ram_per_node_gb``."""
-    for suffix in ("gb", "tb", "gib", "mb"):
+    for suffix in ("gib", "tib", "mib", "gb", "tb", "mb"):
         stem = key.removesuffix(suffix)
         if stem != key and stem in ("mem", "memory", "ram", "mempernode", "memorypernode"):
             return lambda d, v, t, u=suffix: _memory("node")(d, f"{v}{u}" if _count(v) else v, t)
@@ -1106,7 +1270,8 @@ def _worded_key(raw_key: str) -> Handler | None:
     if not words or len(words) > 6:
         return None
     unit: tuple[str, float] | None = None
-    if len(words) > 1 and words[-1] in _KEY_UNITS:
+    minimum = words[-1] == "min" and all(_KEY_WORDS.get(w) != "time" for w in words)
+    if len(words) > 1 and words[-1] in _KEY_UNITS and not minimum:  # "coresMin": no unit
         unit = _KEY_UNITS[words[-1]]
         words = words[:-1]
     measures: list[str] = []
@@ -1141,14 +1306,14 @@ def _worded_key(raw_key: str) -> Handler | None:
         return _gpus_with_model(True if per_node else (False if total else None))
     if measure == "cores":
         mpi = any(w in ("rank", "ranks", "nranks") for w in words)
-        return _cores(per_node=per_node, mpi=mpi)
+        return _cores(per_node=per_node, mpi=mpi, total=total)
     if measure == "nodes":
         return None if per_node or total or unit else _nodes
     if measure == "vendor":
         return None
     if measure == "memory":
         scope = "core" if per_core else ("total" if total else "node")
-        suffix = raw_key.strip().lower()[-2:] if unit else ""
+        suffix = _key_words(raw_key)[-1] if unit else ""
         return lambda d, v, t: _memory(scope)(d, f"{v}{suffix}" if _count(v) else v, t)
     if measure == "time":
         return _walltime(int(unit[1]) if unit else None)
@@ -1206,7 +1371,8 @@ def _size_with_unit(key: str, value: str) -> float | None:
     bare = _BARE_SIZE_RE.match(value)
     if bare is None:
         return None
-    unit = next((u for u in ("tb", "gb", "mb", "tib", "gib", "mib", "pb") if key.endswith(u)), "gb")
+    units = ("tib", "gib", "mib", "kib", "pib", "tb", "gb", "mb", "kb", "pb")
+    unit = next((u for u in units if key.endswith(u)), "gb")
     return round(float(bare.group("num")) * lexicon.SIZE_UNITS_GB[unit], 6)
 
 
