@@ -143,10 +143,13 @@ _VARIANT_WORDS = alternation(lexicon.VARIANT_WORDS)
 _SPACK_SPEC_RE = re.compile(
     r"(?<![\w.+~-])(?P<name>[a-z][a-z0-9_-]*?[a-z0-9])"
     rf"(?:@(?P<v1>{VERSION}?))?(?P<variants>(?:[+~][a-z][a-z0-9_-]*)+)"
-    rf"(?:@(?P<v2>{VERSION}))?(?![\w+~.])",
+    rf"(?:@(?P<v2>{VERSION})|[^\S\n]+v?(?P<v3>\d{{1,4}}\.\d{{1,4}}(?:\.\d{{1,4}})?)"
+    r"(?![\w.]|\.\d|\s*(?:[kmgtp]i?b|[kmgt]|%|hours?|hrs?|h|days?|x|nodes?|cores?|gpus?)(?!\w)))?"
+    r"(?![\w+~.])",
     FLAGS,
 )
-"""Spack specs: ``lammps+kokkos+cuda``, ``hdf5~mpi``, ``gromacs@2023+cuda``."""
+"""Spack specs: ``lammps+kokkos+cuda``, ``hdf5~mpi``, ``gromacs@2023+cuda``, and a dotted
+version after a blank (``kokkos+rocm 4.3``; "lammps+kokkos 2 nodes" has no dot: a count)."""
 _EXPLICIT_SPEC = (
     rf"(?:(?:version|release|v)\s*{VERSION}(?:\s+(?:or\s+(?:later|newer|above)|and\s+up))?"
     rf"|(?:{OPERATOR_WORDS})\s+(?:version\s+)?{VERSION}|(?:>=|<=|==|>|<)\s*{VERSION}"
@@ -319,7 +322,7 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
         name = _canonical(found)
         if name is None and (squash(found) in _NOT_NAMES | _NOT_SPEC_NAMES or len(found) < 2):
             return False  # "MPI+OpenMP" is a programming model, not MPI built with OpenMP
-        version = m.group("v1") or m.group("v2")
+        version = m.group("v1") or m.group("v2") or m.group("v3")
         constraints = (
             [VersionConstraint(op=Comparator.EQ, version=v)]
             if (version and (v := clean_version(version)))

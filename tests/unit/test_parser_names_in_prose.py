@@ -292,3 +292,16 @@ def test_a_package_only_in_the_quoted_message_is_not_asked(
 
 def test_a_quoted_package_stays_when_the_reply_names_none() -> None:
     assert "abinit" in _software("> I need ABINIT 9.10 on 4 nodes\n\n+1, same for us please.")
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "versions"),
+    [
+        ("- kokkos+rocm 4.3\n- one MI300X", "kokkos", ["==4.3"]),
+        ("hdf5~mpi 1.14.3 on 4 cores", "hdf5", ["==1.14.3"]),
+        ("use lammps+kokkos 4.5 GB per core", "lammps", []),
+        ("lammps+kokkos 2 nodes for 3 hours", "lammps", []),
+    ],
+)
+def test_a_dotted_version_after_a_spack_spec(text: str, name: str, versions: list[str]) -> None:
+    assert _software(text)[name] == versions
