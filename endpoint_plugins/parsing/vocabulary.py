@@ -528,8 +528,8 @@ def _described_names(
 
 
 _NOUN_BEFORE_RE = re.compile(
-    rf"(?:^|\s)(?i:the|a|an|our|their|its|my|this)[^\S\n]+(?:[a-z][\w-]*[^\S\n]+){{0,3}}"
-    rf"{_TOOL_NOUN}[^\S\n]+(?:(?:is|was|called|named)[^\S\n]+)?$"
+    rf"(?:^|\s)(?i:the|a|an|our|their|its|my|this){_SPACE}(?:[a-z][\w-]*{_SPACE}){{0,3}}"
+    rf"{_TOOL_NOUN}{_SPACE}(?:(?:is|was|called|named){_SPACE})?$"
 )
 """A tool noun before a name, as a title before a person's name: "the finite-element code
 Elmer", "the halo finder Rockstar", "the code is SERGHEI"."""

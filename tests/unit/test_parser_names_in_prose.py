@@ -305,3 +305,8 @@ def test_a_quoted_package_stays_when_the_reply_names_none() -> None:
 )
 def test_a_dotted_version_after_a_spack_spec(text: str, name: str, versions: list[str]) -> None:
     assert _software(text)[name] == versions
+
+
+def test_a_name_after_its_tool_noun_across_a_line_break() -> None:
+    text = "for a flood model? The\ncode is Qwaterx; it also needs Kokkos 4.4, 2 nodes."
+    assert "qwaterx" in _software(text)
