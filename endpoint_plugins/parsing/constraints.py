@@ -37,7 +37,7 @@ _RELEASES = r"(?:\s+(?:releases?|versions?|series|line)(?!\w))"
 _SUFFIX = rf"(?:\+(?![\w+])|\s+{_AFTER}(?!\w)|{_RELEASES}(?:\s+{_AFTER}(?!\w))?)"
 """After a version: "3.10+" (attached: "2.1 + peft" is a list), "or newer", "releases"."""
 _RANGE = (
-    rf"(?:between\s+{VERSION}\s+and\s+{VERSION}"
+    rf"(?:(?:(?:version|release)s?\s+)?between\s+{VERSION}\s+and\s+{VERSION}"
     rf"|from\s+{VERSION}\s+(?:to|through|until)\s+{VERSION}"
     rf"|{VERSION}\s*(?:-|\u2013|to|through)\s*{VERSION})"
 )
@@ -62,6 +62,13 @@ PRODUCT_NOUN = (
 6.2", "the Geant4 toolkit (11.2)", "the BART toolbox 0.9", "the ICON climate code 2024.01"
 (one describing word may come before the noun)."""
 
+APPOSED_NOUN = (
+    r"(?:engine|code|program|package|library|toolkit|toolbox|solver|simulator|tool|suite|"
+    r"framework|software|model|pipeline|aligner|assembler|finder|viewer|compiler)"
+)
+"""The head of a description set off between a name and its version: "Kraken, the OCR engine,
+version 5"."""
+
 SEPARATOR = (
     rf"(?:\s*[@/:]\s*[\"']?|\s*\(\s*(?:(?:we|i)\s+)?(?:need|needs|require|requires|want)?\s*"
     rf"(?:the\s+)?(?:anything\s+|any\s+(?:version|release)\s+)?"
@@ -72,6 +79,9 @@ SEPARATOR = (
     rf"|-(?=v?\d)"
     rf"|\s+(?:(?!(?:and|or|with|for|the|to|of|in|on|at|by|from|as|is|are|was)\s)(?-i:[a-z]{{3,}})\s+)?"
     rf"{PRODUCT_NOUN}\s*\(?\s*(?=v?\d+\.\d+[\w.]*+(?!\s*(?:[kmgtp]i?b|%|hours?|h|days?|x)(?!\w)))"
+    rf"|\s+in\s+(?:a\s+|the\s+|any\s+)?(?=(?:version|release)s?\s+(?:between\s+)?v?\d)"
+    rf"|\s*,\s*(?:the|an?|our)\s+(?:[\w-]+\s+){{0,3}}?{APPOSED_NOUN}\s*,\s*"
+    rf"(?=(?:version|release)\s+v?\d)"
     rf"|\s+(?:version|release)\s+(?:must|has\s+to|should|needs\s+to|is\s+to|has\s+got\s+to)"
     rf"\s+be\s+(?:exactly\s+)?(?=(?:between\s+)?v?\d)"
     rf"|\s*,\s*(?=(?:{_BEFORE}|{_PREFIX}|{_SYMBOL}))"
@@ -86,7 +96,7 @@ and a comma when an operator stands before or after the version ("cp2k, at least
 2023.2", "Open MPI, 4.1 at the very least", "openmpi, anything 4.0 or above")."""
 
 _RANGE_RE = re.compile(
-    rf"^\s*(?:between\s+(?P<a1>{VERSION})\s+and\s+(?P<b1>{VERSION})"
+    rf"^\s*(?:(?:(?:version|release)s?\s+)?between\s+(?P<a1>{VERSION})\s+and\s+(?P<b1>{VERSION})"
     rf"|from\s+(?P<a2>{VERSION})\s+(?:to|through|until)\s+(?P<b2>{VERSION})"
     rf"|(?P<a3>{VERSION})\s*(?:-|\u2013|to|through)\s*(?P<b3>{VERSION}))",
     FLAGS,

@@ -34,7 +34,7 @@ _SENTENCE_END_RE = re.compile(
     FLAGS,
 )
 """Where one clause ends inside a run of lines that are not quoted."""
-_QUOTED_LINES_RE = re.compile(
+QUOTED_LINES_RE = re.compile(
     r"(?:^[ \t]*(?:>|(?:on\s[^\n]{0,60}?,\s*)?[^\n]{0,40}\bwrote:[ \t]*$)[^\n]*(?:\n|$))+",
     FLAGS | re.M,
 )
@@ -74,7 +74,7 @@ def _clauses(text: str) -> list[tuple[int, int, bool, bool]]:
     """Each clause as (start, end, past, asks); quoted lines are one past clause."""
     clauses: list[tuple[int, int, bool, bool]] = []
     at = 0
-    for quote in [*_QUOTED_LINES_RE.finditer(text), None]:
+    for quote in [*QUOTED_LINES_RE.finditer(text), None]:
         stop = quote.start() if quote else len(text)
         clauses.extend(_prose_clauses(text, at, stop))
         if quote:

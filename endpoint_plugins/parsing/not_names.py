@@ -74,9 +74,10 @@ _SCIENCE_ABBREVIATIONS = frozenset(
     """
     lora qlora dora moe rope relu gelu silu swiglu layernorm rmsnorm
     hifi pacbio nanopore minion gridion promethion chip atac cpg snps indels
-    insar dinsar polsar lidar radar sonar zero fsdp
+    insar dinsar polsar lidar radar sonar
     mhd dft dfpt gw bse sapt ccsd mp2 md mc mcmc amr les dns rans cfd fem fea sph
     seir sir seird abm abms pde pdes ode odes
+    var cvar garch arima sarima lstm gru cnn gnn rnn gan vae zero fsdp
     """.split()
 )
 """Methods and data kinds of science and machine learning that requests write in capitals or
@@ -84,9 +85,10 @@ mixed case, as package names are written: LoRA and QLoRA (low-rank adapters), Mo
 PacBio HiFi reads, Oxford Nanopore's MinION/GridION/PromethION sequencers, ChIP, ATAC;
 InSAR and its kin (radar interferometry); MHD, DFT, GW, SAPT, CCSD, MCMC, AMR (adaptive mesh
 refinement), LES/DNS/RANS, CFD, FEM, SPH; SEIR and SIR (compartment models of epidemics),
-ABM, PDE, ODE; ZeRO and FSDP (ways DeepSpeed and PyTorch shard a model). None is a package;
-a package of the same name has its own catalogue entry or
-a version, install line or package list to name it."""
+ABM, PDE, ODE; VaR and CVaR (value at risk), GARCH and ARIMA (time-series models); LSTM,
+CNN, GNN, GAN, VAE (kinds of neural network); ZeRO and FSDP (ways to shard a model over
+GPUs, set in DeepSpeed or PyTorch). None is a package; a package of the same name has its
+own catalogue entry or a version, install line or package list to name it."""
 
 
 def science_abbreviation(word: str) -> bool:
@@ -122,7 +124,33 @@ def english_part(part: str, index: int, prose: frozenset[str]) -> bool:
         return True
     if part.endswith(("isation", "isations")):
         return english_word(part.replace("isation", "ize").rstrip("s"))
-    return len(part) >= 5 and part.isalpha() and _near_everyday(part)
+    if part.endswith("s") and part.isalpha() and _everyday_word(part[:-1]):
+        return True  # "back-ends", "add-ons": the plural of a short everyday word
+    return (
+        len(part) >= 5
+        and part.isalpha()
+        and (_near_everyday(part) or (len(part) >= 6 and _one_edit_english(part)))
+    )
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _one_edit_english(word: str) -> bool:
+    """An English word with a letter dropped or two letters swapped, the commonest typos
+    ("recyled", "alumnium", "simualtion"): in a hyphenated word beside English, still
+    English. (A letter added or changed is left out: "saturne" of "code-saturne" is a name.)"""
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    edits = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    edits |= {a + c + b for a, b in splits if b for c in _LETTERS}
+    edits.discard(word)
+    return any(len(e) >= 5 and english_word(e) for e in edits)
+
+
+def _everyday_word(word: str) -> bool:
+    from endpoint_plugins.parsing.vocabulary import common_word
+
+    return common_word(word)
 
 
 def letter_term(parts: list[str]) -> bool:
@@ -146,10 +174,53 @@ def _everyday(words: frozenset[str]) -> tuple[str, ...]:
     return tuple(sorted(w for w in words if len(w) >= 5 and w.isalpha()))
 
 
+_EPONYMS = frozenset(
+    """
+    boltzmann fourier laplace laplacian poisson navier stokes euler eulerian
+    lagrange lagrangian hamilton hamiltonian newton newtonian runge kutta crank nicolson
+    hartree fock kohn sham schrodinger maxwell maxwellian markov markovian bayes bayesian
+    monte carlo langevin brownian ewald verlet krylov lanczos arnoldi cholesky jacobi
+    gauss-seidel galerkin petrov helmholtz lennard jones debye huckel metropolis hastings
+    gibbs ising heisenberg hubbard dirac fermi bose einstein planck wigner kalman
+    wiener weibull boussinesq reynolds courant mie rayleigh raman bragg ornstein uhlenbeck
+    """.split()
+)
+"""Scientists whose names stand for a method, an equation or a distribution ("lattice
+Boltzmann", "Navier-Stokes", "Runge-Kutta", "Hartree-Fock", "a Bayesian model", "Monte
+Carlo"), as in the index of any numerical-methods or statistical-physics textbook. Written
+with a capital, they are shaped like package names but name a concept; a code named after one
+has a catalogue entry, a version or a description to name it."""
+
+_RELEASE_CHANNELS = frozenset(
+    "lts esr eol ga rc beta alpha nightly stable preview dev snapshot canary edge".split()
+)
+"""Words of a release channel or a support term ("Julia 1.10 LTS", "Firefox ESR", "the
+nightly"): they qualify the version before them, they are no package."""
+
+
+def concept_word(word: str) -> bool:
+    """An eponymous method ("Boltzmann", "lattice-Boltzmann", "Runge-Kutta"), a release
+    channel ("LTS") or a month's name or abbreviation ("Nov"): shaped like a name, no
+    package."""
+    from endpoint_plugins.parsing.lexicon import MONTHS
+
+    lower = word.lower()
+    parts = [p for p in lower.split("-") if p]
+    return (
+        lower in _EPONYMS
+        or lower in _RELEASE_CHANNELS
+        or lower.rstrip(".") in MONTHS
+        or (
+            len(parts) > 1 and any(p in _EPONYMS for p in parts) and all(p.isalpha() for p in parts)
+        )
+    )
+
+
 def not_a_package(word: str) -> bool:
     """Whether a name-shaped leftover word names something other than software."""
     return (
         model_checkpoint(word)
+        or concept_word(word)
         or run_identifier(word)
         or camel_identifier(word)
         or science_abbreviation(word)
@@ -168,9 +239,10 @@ _RECORD_NUMBER_RE = re.compile(r"^[A-Za-z]{1,3}_?(?:0\d{2,}|\d{5,})$")
 """Letters and five digits or more, or digits with a leading zero: a grant, sample or
 accession number ("X001234" of "AH/X001234/1", "T0001", "SRR12345"), not a package (names
 carry at most a year, and no leading zero)."""
-_NUMBERED_ACRONYM_RE = re.compile(r"^[A-Z]{2,5}-\d{1,2}$")
-"""An acronym numbered after a hyphen ("ESM-2", "GPT-4", "COVID-19"): a model, a disease, a
-mission; a package's release has a dot or stands apart ("WRF 4.5")."""
+_NUMBERED_ACRONYM_RE = re.compile(r"^(?=(?:[a-z]*[A-Z]){2})[A-Za-z]{2,6}-\d{1,2}$")
+"""An acronym numbered after a hyphen ("ESM-2", "GPT-4", "COVID-19", "ZeRO-3"): a model, a
+disease, a mission, a stage of a method; a package's release has a dot or stands apart ("WRF
+4.5")."""
 
 
 def record_number(word: str) -> bool:

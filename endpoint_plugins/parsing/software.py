@@ -18,6 +18,7 @@ import re
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.constraints import (
     AFTER_WORDS,
+    APPOSED_NOUN,
     OPERATOR_WORDS,
     PRODUCT_NOUN,
     SEPARATOR,
@@ -30,6 +31,7 @@ from endpoint_plugins.parsing.constraints import (
 )
 from endpoint_plugins.parsing.draft import Draft
 from endpoint_plugins.parsing.english import english_word
+from endpoint_plugins.parsing.history import QUOTED_LINES_RE
 from endpoint_plugins.parsing.not_names import (
     CITED_BEFORE_RE,
     COUNTED_AFTER_RE,
@@ -151,10 +153,13 @@ _VARIANT_WORDS = alternation(lexicon.VARIANT_WORDS)
 _SPACK_SPEC_RE = re.compile(
     r"(?<![\w.+~-])(?P<name>[a-z][a-z0-9_-]*?[a-z0-9])"
     rf"(?:@(?P<v1>{VERSION}?))?(?P<variants>(?:[+~][a-z][a-z0-9_-]*)+)"
-    rf"(?:@(?P<v2>{VERSION}))?(?![\w+~.])",
+    rf"(?:@(?P<v2>{VERSION})|[^\S\n]+v?(?P<v3>\d{{1,4}}\.\d{{1,4}}(?:\.\d{{1,4}})?)"
+    r"(?![\w.]|\.\d|\s*(?:[kmgtp]i?b|[kmgt]|%|hours?|hrs?|h|days?|x|nodes?|cores?|gpus?)(?!\w)))?"
+    r"(?![\w+~.])",
     FLAGS,
 )
-"""Spack specs: ``lammps+kokkos+cuda``, ``hdf5~mpi``, ``gromacs@2023+cuda``."""
+"""Spack specs: ``lammps+kokkos+cuda``, ``hdf5~mpi``, ``gromacs@2023+cuda``, and a dotted
+version after a blank (``kokkos+rocm 4.3``; "lammps+kokkos 2 nodes" has no dot: a count)."""
 _EXPLICIT_SPEC = (
     rf"(?:(?:version|release|v)\s*{VERSION}(?:\s+(?:or\s+(?:later|newer|above)|and\s+up))?"
     rf"|(?:{OPERATOR_WORDS})\s+(?:version\s+)?{VERSION}|(?:>=|<=|==|>|<)\s*{VERSION}"
@@ -327,7 +332,7 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
         name = _canonical(found)
         if name is None and (squash(found) in _NOT_NAMES | _NOT_SPEC_NAMES or len(found) < 2):
             return False  # "MPI+OpenMP" is a programming model, not MPI built with OpenMP
-        version = m.group("v1") or m.group("v2")
+        version = m.group("v1") or m.group("v2") or m.group("v3")
         constraints = (
             [VersionConstraint(op=Comparator.EQ, version=v)]
             if (version and (v := clean_version(version)))
@@ -430,6 +435,10 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
             return False  # "3h of blender": a run time, not version 3h
         if _SIZE_VERSION_RE.match(m.group("version")):
             return False  # "500GB of scratch": an amount, not version 500GB
+        if _NUMBERED_PART_BEFORE_RE.search(m.string[max(0, m.start() - 12) : m.start()]) or (
+            CITED_AFTER_RE.match(m.string, m.end())
+        ):
+            return False  # "Fig. 4 of Ito et al.": a part of a paper, not version 4 of Ito
         op = word_comparator(m.group("op")) if m.group("op") else Comparator.EQ
         draft.add_software(
             name, [VersionConstraint(op=op or Comparator.EQ, version=version)], m.span()
@@ -440,6 +449,8 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         name = m.group("name")
         if squash(name) in _NOT_NAMES or len(name) > 64 or HARDWARE_RE.match(name):
             return False  # "Ubuntu 22.04" is a requirement, but not a package: left unread
+        if _LIST_NUMBER_RE.match(m.string, m.start("spec")) and "\n" in m.group(0):
+            return False  # "BiocParallel\n2. a node": the next item's number, no version
         lower = name.lower()
         shouted = (  # "CLASS 3.2", "SWIFT 1.0": a code named by a word, in capitals
             name.isupper() and english_word(name) and _DOTTED_RE.match(m.group("spec"))
@@ -550,14 +561,37 @@ def _restatements_merged(
     return merged
 
 
+_NOT_NEEDED = (
+    r"(?:needed|required|necessary|essential|a\s+must|used|wanted|involved|part\s+of\s+(?:it|this)"
+    r"|in\s+use)"
+)
 _OPTIONAL_AFTER_RE = re.compile(
-    r"\s*(?:\(\s*optional\s*\)|,?\s*(?:would|could)\s+be\s+(?:nice|handy|a\s+(?:plus|bonus))"
-    r"(?:\s+(?:to\s+have|too|as\s+well))?\s*,?\s*but\s+(?:is\s+|it'?s\s+)?not\s+"
-    r"(?:needed|required|necessary|essential|a\s+must)"
-    r"|\s+(?:is|are)\s+optional|\s+if\s+(?:available|possible|you\s+have\s+it))(?!\w)",
+    r"\s*(?:\(\s*(?:optional|not\s+" + _NOT_NEEDED + r")\s*\)"
+    r"|,?\s*(?:would|could|will|might)\s+be\s+(?:nice|handy|helpful|useful|good|great|welcome|"
+    r"convenient|a\s+(?:plus|bonus|nice-to-have))"
+    r"(?:\s+(?:to\s+have|too|as\s+well))?\s*,?\s*but\s+(?:(?:is|it'?s)\s+not|isn'?t|not)\s+"
+    + _NOT_NEEDED
+    + r"|\s+(?:is|are)\s+optional|\s+if\s+(?:available|possible|you\s+have\s+it)"
+    r"|\s+(?:(?:is|are)(?:\s+not|n'?t)|not)\s+(?:\w+\s+)?" + _NOT_NEEDED + r")(?!\w)",
     FLAGS,
 )
-"""After a package: it is wanted but not needed ("jupyter would be nice but not needed")."""
+"""After a package: it is wanted but not needed ("jupyter would be nice but not needed",
+"RStudio would be helpful but is not required"), or not used at all ("TensorFlow is not used
+this year", "CUDA (not needed)")."""
+_NEGATED_BEFORE_RE = re.compile(
+    r"(?:^|[(,;:.\-\u2013\u2014]|\s)\s*(?:but\s+|and\s+)?(?:not|no|instead\s+of|rather\s+than)"
+    r"\s+(?:the\s+|a\s+|an\s+|any\s+)?$",
+    FLAGS,
+)
+"""Before a package: it is set aside ("Nek5000 (not NekRS)", "GROMACS rather than NAMD")."""
+_PRODUCT_AFTER_RE = re.compile(r"[^\S\n]+(?-i:[A-Z][a-z]+)(?=\s)", FLAGS)
+"""A capitalised product word after a package's name ("RStudio Server", "Jupyter Notebook")."""
+_NEGATED_START_RE = re.compile(
+    r"(?:not|no)\s+(?!(?:older|newer|later|earlier|below|above|"
+    r"before|after|less|more|lower|higher|greater|prior)\b)",
+    FLAGS,
+)
+"""A mention read with the "not" before it ("not NekRS"), which is no operator here."""
 
 
 def _drop_optional(original: str, draft: Draft) -> None:
@@ -565,12 +599,32 @@ def _drop_optional(original: str, draft: Draft) -> None:
     that can run the job. Named elsewhere without the qualifier, it stays required."""
     optional: set[str] = set()
     plain: set[str] = set()
-    for _, end, name in draft.software_spans:
-        (optional if _OPTIONAL_AFTER_RE.match(original, end) else plain).add(name)
+    for start, end, name in draft.software_spans:
+        negated = _NEGATED_BEFORE_RE.search(original[max(0, start - 20) : start]) or (
+            _NEGATED_START_RE.match(original, start, end)
+        )
+        after = _PRODUCT_AFTER_RE.match(original, end)  # "RStudio Server would be nice"
+        said_optional = _OPTIONAL_AFTER_RE.match(original, after.end() if after else end)
+        (optional if negated or said_optional else plain).add(name)
+    quoted = _quoted_only(original, draft.software_spans)
+    optional |= quoted
+    plain -= quoted
     for name in optional - plain:
         draft.software.pop(name, None)
         draft.variants.pop(name, None)
     draft.software_spans[:] = [sp for sp in draft.software_spans if sp[2] not in optional - plain]
+
+
+def _quoted_only(original: str, spans: list[tuple[int, int, str]]) -> set[str]:
+    """Packages named only in the quoted lines of a reply ("> Is VASP 6 available?") while the
+    reply itself names others ("then we'll use QE instead"): the other poster's words, not
+    what this request asks for. With no package in the reply, the quoted ones stay."""
+    if ">" not in original:
+        return set()
+    quotes = [(m.start(), m.end()) for m in QUOTED_LINES_RE.finditer(original)]
+    inside = {n for s, _, n in spans if any(a <= s < b for a, b in quotes)}
+    outside = {n for s, _, n in spans if not any(a <= s < b for a, b in quotes)}
+    return inside - outside if outside else set()
 
 
 _VERSUS_RE = re.compile(r"\s*(?:vs\.?|versus)\s*", FLAGS)
@@ -720,6 +774,23 @@ _SIZE_VERSION_RE = re.compile(r"^\d+(?:\.\d+)?(?:[kmgtp]i?b|[kmgtp])$", FLAGS)
 _RANGE_SPEC_RE = re.compile(r"^\d+\s*(?:-|\u2013|to)\s*\d+$")
 
 
+_NUMBERED_PART_BEFORE_RE = re.compile(
+    r"(?<!\w)(?:fig|figs|figure|figures|table|tab|eq|eqn|equation|sec|section|ch|chap|chapter|"
+    r"appendix|panel|page|pp?|part|step|stage|item|lemma|theorem)\.?\s*$",
+    FLAGS,
+)
+"""A numbered part of a paper or a plan before "N of X": "Fig. 4 of Ito", "step 2 of the"."""
+CITED_AFTER_RE = re.compile(r"\s+(?:et\s+al\b|and\s+colleagues|and\s+co-?workers)", FLAGS)
+"""After a name: an author of a paper ("Ito et al."), not a package."""
+_LIST_NUMBER_RE = re.compile(r"(?<=\n)[^\S\n]*\d{1,2}[.)](?=\s)", FLAGS)
+"""The number of a list item at the start of a line ("2. a single node")."""
+_AMOUNT_AFTER_RE = re.compile(
+    r"(?:,\d{3}(?!\d)|\s*(?:us\s*)?(?:\$|dollars?|usd|eur|euros?|gbp|pounds?|chf|francs?)(?!\w))",
+    FLAGS,
+)
+"""After a number: the rest of a sum of money ("up to 1,200", "500 US dollars")."""
+
+
 def _not_a_release(m: re.Match[str], name: str) -> bool:
     """A number after a word that is no release of it: a grant or sample number
     ("AH/X001234/1"), a journal or venue with its year ("Ostrem et al., Nature 2013", "our
@@ -728,6 +799,8 @@ def _not_a_release(m: re.Match[str], name: str) -> bool:
     spec = m.group("spec")
     if record_number(name) or COUNTED_AFTER_RE.match(m.string, m.end()):
         return True
+    if _AMOUNT_AFTER_RE.match(m.string, m.end()):
+        return True  # "will pay up to 1,200 dollars": a sum of money, not a version
     before = m.string[max(0, m.start("name") - 30) : m.start("name")]
     if _YEARISH_RE.match(spec) and (
         CITED_BEFORE_RE.search(before) or VENUE_AFTER_RE.match(m.string, m.end())
@@ -764,6 +837,11 @@ def _rejoin_gpu_names(scanner: Scanner) -> None:
             scanner.restore(start, end)
 
 
+_APPOSED_RE = re.compile(
+    rf"\s*,\s*(?:the|an?|our)\s+(?:[\w-]+\s+){{0,3}}?{APPOSED_NOUN}\s*,", FLAGS
+)
+
+
 def _english_before_year_or_comma(m: re.Match[str], name: str) -> bool:
     """An English word before a year or a year range ("covers 2019-2023") or before a comma and
     a version ("after, version 4.3") is prose; "stream 5.10", "foo 1.2" stay packages.
@@ -774,7 +852,7 @@ def _english_before_year_or_comma(m: re.Match[str], name: str) -> bool:
         return False
     between = m.string[m.end("name") : m.start("spec")]
     if "," in between:
-        return True
+        return not _APPOSED_RE.match(between)  # "Kraken, the OCR engine, version 5": a name
     if not _YEARISH_RE.match(m.group("spec")):
         return False
     spec_on = m.string[m.start("spec") :]

@@ -30,7 +30,9 @@ from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.draft import Draft, Mention
 from endpoint_plugins.parsing.english import english_word
 from endpoint_plugins.parsing.not_names import (
+    camel_identifier,
     cited_work,
+    concept_word,
     english_part,
     letter_term,
     not_a_package,
@@ -315,7 +317,7 @@ def is_prose(word: str, filler: frozenset[str] | None = None) -> bool:
         lower in filler
         or lower in lexicon.RESERVED_WORDS
         or len(lower) < 2
-        or _is_prose_compound(lower, filler)
+        or (_is_prose_compound(lower, filler) and not _branded(word))
         or squash(word) in lexicon.SOFTWARE_NEEDS_VERSION
         or (
             not name_shaped(word)
@@ -345,7 +347,8 @@ def _classify(
     after = after.lower()
     if lower in _VENDORS:
         return "vendor"
-    if lower in filler or lower in lexicon.RESERVED_WORDS or _is_prose_compound(lower, filler):
+    compound = _is_prose_compound(lower, filler) and not _branded(word)
+    if lower in filler or lower in lexicon.RESERVED_WORDS or compound:
         return "unread" if versioned and lower not in lexicon.RESERVED_WORDS else "prose"
     if squash(word) in lexicon.SOFTWARE_NEEDS_VERSION:
         return "ambiguous"  # "a boost", "go ahead": a name only with a version or in a list
@@ -374,7 +377,7 @@ def _classify(
     if not name_shaped(word) and near_catalogue_name(word) is None and _near_filler(lower, filler):
         return "prose"  # "somone", "shoud": a misspelled ordinary word
     # Context makes a package of a word no dictionary knows; an English word stays unread.
-    foreign = not english_word(word) and not _english_compound(lower)
+    foreign = not english_word(word) and not _english_compound(lower) and not _inflected(lower)
     if foreign and (before in _NAME_BEFORE or after in _NAME_AFTER) and word.islower():
         return "name"
     if after in _NAME_AFTER and before in _DETERMINERS and _capitalised_alone(word) and not titled:
@@ -419,13 +422,15 @@ _GAP = r"[^\S\n]*\n?[^\S\n]*"
 _SPACE = rf"(?:[^\S\n]+|{_GAP}\n{_GAP})"
 _DESCRIBED_VERSION = r"(?:version\s+|release\s+|v)?(?P<version>\d+(?:\.\d+){1,3}[a-z]?)(?![\w.])"
 _ATTRIBUTIVE_RE = re.compile(
-    rf"(?P<quote>[\"'\u201d\u2019])?{_SPACE}(?P<middle>(?:[a-z][a-z-]*{_SPACE}){{0,3}}){_TOOL_NOUN}"
+    rf"(?P<quote>[\"'\u201d\u2019])?{_SPACE}"
+    rf"(?P<middle>(?:(?:[a-z][a-z-]*|[A-Z][a-z]+(?:-[A-Z][a-z]+)?){_SPACE}){{0,3}}){_TOOL_NOUN}"
     rf"(?:{_GAP}\({_GAP}{_DESCRIBED_VERSION}{_GAP}\)|(?:{_GAP}\([^()\n]{{1,40}}\))?{_GAP},?{_GAP}"
     r"(?:version|release)[^\S\n]+(?P<later>\d+(?:\.\d+){1,3}[a-z]?)(?![\w.]))?"
 )
-"""After a name: lower-case words, a tool noun, maybe a version in brackets or after it
-("Raven hydrological modelling framework (v3.8)", "the "elk" code (an FP-LAPW one) version
-9.6")."""
+"""After a name: lower-case words (or a scientist's name that stands for a method, see
+:func:`concept_word`), a tool noun, maybe a version in brackets or after it ("Raven
+hydrological modelling framework (v3.8)", "the "elk" code (an FP-LAPW one) version 9.6", "the
+CLASS Boltzmann code")."""
 _BUILT_SUBJECT_RE = re.compile(
     rf"{_SPACE}(?:(?:is|was|gets|must{_SPACE}be|has{_SPACE}to{_SPACE}be){_SPACE})?"
     rf"(?:compiled|built|linked){_SPACE}(?:against|with|to)(?!\w)"
@@ -437,7 +442,7 @@ _COUPLED_BEFORE_RE = re.compile(
 """A name coupled to a model: "ParFlow coupled with CLM", "we couple WRF 4.5 with ROMS"."""
 _APPOSITIVE_RE = re.compile(
     rf"{_GAP}(?P<open>\(|,){_GAP}(?:the|a|an|[A-Z][\w-]*(?:{_SPACE}[A-Z][\w-]*)?'s)"
-    rf"{_SPACE}(?P<middle>(?:[\w-]+{_SPACE}){{0,4}}?){_TOOL_NOUN}"
+    rf"{_SPACE}(?P<middle>(?:[\w\x00-]+{_SPACE}){{0,4}}?){_TOOL_NOUN}"
     rf"(?:{_GAP},{_GAP}{_DESCRIBED_VERSION})?"
 )
 """A description set off after a name: "Drake (the MIT robotics toolbox, v1.30)", "passim,
@@ -484,6 +489,10 @@ def _described_names(
             kinds[i] = "name"
             ends[i] = end
             continue
+        if _named_after_noun(scanner, start, word, versions, i):
+            kinds[i] = "name"  # "the finite-element code Elmer, version 9.0"
+            ends[i] = end
+            continue
         m = _APPOSITIVE_RE.match(text, end)
         if m and (m.group("open") == "(" or before in _USED_BEFORE):
             pass
@@ -494,8 +503,12 @@ def _described_names(
             quoted = bool(m.group("quote")) and scanner.original[start - 1 : start] in _QUOTES
             if word.islower() and not quoted and not _lower_case_described(word, kinds[i], m):
                 continue
-            if not word.islower() and not _capitalised_alone(word):
-                continue
+            inside = m.group("middle").split()
+            if any(w[:1].isupper() and not concept_word(w) for w in inside):
+                continue  # "the Carpet Mesh driver": only a method's eponym may stand inside
+            eponym = any(concept_word(w) for w in inside)
+            if not word.islower() and not _capitalised_alone(word) and not eponym:
+                continue  # "the MHD code"; but "the CLASS Boltzmann code" names CLASS
         middle = m.group("middle").split()
         if any(w.lower() in _NOT_IN_DESCRIPTION for w in middle):
             continue  # "Alice (the postdoc who wrote the code)": a clause, not a description
@@ -515,6 +528,37 @@ def _described_names(
         if kinds[k] in ("unread", "ambiguous") and word.lower() in described:
             kinds[k] = "name"
     return versions, ends
+
+
+_NOUN_BEFORE_RE = re.compile(
+    rf"(?:^|\s)(?i:the|a|an|our|their|its|my|this){_SPACE}(?:[a-z][\w-]*{_SPACE}){{0,3}}"
+    rf"{_TOOL_NOUN}{_SPACE}(?:(?:is|was|called|named){_SPACE})?$"
+)
+"""A tool noun before a name, as a title before a person's name: "the finite-element code
+Elmer", "the halo finder Rockstar", "the code is SERGHEI"."""
+_VERSION_AFTER_NAME_RE = re.compile(
+    r"[^\S\n]*,?[^\S\n]*(?:version|release|v)[^\S\n]*(?P<version>\d+(?:\.\d+){0,3})(?![\w.])"
+)
+
+
+def _named_after_noun(
+    scanner: Scanner, start: int, word: str, versions: dict[int, list], i: int
+) -> bool:
+    """A proper name right after a tool noun it is the name of, and the version after it."""
+    from providers.wire.requirements import Comparator, VersionConstraint
+
+    if word.islower() or not _could_be_described(word) or common_word(word):
+        return False  # "the code base", "the tool This": no name
+    if word.lower() in _LANGUAGE_NAMES:
+        return False  # "the code is Fortran": a language, no package
+    if not _NOUN_BEFORE_RE.search(scanner.original[max(0, start - 80) : start]):
+        return False
+    end = start + len(word)
+    version = _VERSION_AFTER_NAME_RE.match(scanner.text, end)
+    if version:
+        versions[i] = [VersionConstraint(op=Comparator.EQ, version=version.group("version"))]
+        scanner.blank(end, version.end())
+    return True
 
 
 def _lower_case_described(word: str, kind: str, m: re.Match[str]) -> bool:
@@ -537,10 +581,10 @@ def _lower_case_described(word: str, kind: str, m: re.Match[str]) -> bool:
 def _could_be_described(word: str) -> bool:
     """A name a description may follow: a proper name that is no adjective ("Raven", not
     "Bayesian"), an all-capital one ("FRED"), or a lower-case word ("passim", "arrow")."""
-    if len(word) < 2 or "/" in word:
-        return False
-    if word.islower() or word.isupper():
-        return True
+    if len(word) < 2 or "/" in word or concept_word(word):
+        return False  # "the Boltzmann solver": a method's eponym describes, it names nothing
+    if word.islower() or word.isupper() or _branded(word):
+        return True  # "k-Wave (the MATLAB toolbox)" too
     return _capitalised_alone(word) and not word.lower().endswith(_ADJECTIVE_NAME_ENDS)
 
 
@@ -690,23 +734,36 @@ def _names_in_lists(
         for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
             if kind not in ("unread", "ambiguous") or len(word) < 2:
                 continue
-            if not (word.islower() or word[:1].isupper()):
+            camel = camel_identifier(word)
+            if not (word.islower() or word[:1].isupper() or camel):
                 continue
-            if kind == "unread" and not _shaped_like_a_list_item(word):
+            if kind == "unread" and not _shaped_like_a_list_item(word) and not camel:
                 continue  # "processing", "quickly": English morphology, not a package
-            if not_a_package(word):
-                continue  # "LoRA and PEFT": a method beside a package is still a method
+            if not_a_package(word) and not camel:
+                continue  # "LoRA and PEFT": a method beside a package is still a method;
+                # "STAR and featureCounts": a camel-case word beside one is a package
             if kind == "unread" and common_word(word) and not word.isupper():
                 continue  # "and after", "and polish": an everyday word needs more than a list;
                 # written in capitals ("MontePython + CLASS") it is a name
             end = start + len(word)
-            join = _LIST_JOIN_RE if english_word(word) else _LIST_JOIN_ARTICLE_RE
-            if any(join.match(original[e:start]) for _, e in named if e <= start) or any(
-                _LIST_JOIN_RE.match(original[end:s]) for s, _ in named if s >= end
+            english = english_word(word) and not word.isupper()  # "CAMB and the CLASS code"
+            join = _LIST_JOIN_RE if english else _LIST_JOIN_ARTICLE_RE
+            if any(_joined(join, original[e:start]) for _, e in named if e <= start) or any(
+                join.match(original[end:s]) for s, _ in named if s >= end
             ):
                 kinds[i] = "name"
                 changed = True
                 break
+
+
+_NOUN_LEAD_RE = re.compile(rf"[^\S\n]+{_TOOL_NOUN}")
+
+
+def _joined(join: re.Pattern[str], between: str) -> bool:
+    """Two list items joined, maybe with the first one's tool noun between them ("STAR
+    aligner and featureCounts", "the Prophet package and statsmodels")."""
+    noun = _NOUN_LEAD_RE.match(between)
+    return bool(join.match(between) or (noun and join.match(between[noun.end() :])))
 
 
 _LIST_JOIN_ARTICLE_RE = re.compile(
@@ -734,6 +791,7 @@ def _lists_of_unread(original: str, words: list[tuple[int, str]], kinds: list[st
             len(run) > 1
             and all(_shaped_like_a_list_item(w) for w in listed)
             and not any(_NOT_A_NAME_RE.match(w) or not_a_package(w) for w in listed)
+            and not any(typo_of_common(w) for w in listed)  # "Helo, cna I get 2 nodes"
             and not any(_in_proper_name(original, words[k]) for k in run)  # "Maya Ortiz, ..."
             and not all(_CODE_NAME_RE.match(w) for w in listed)  # "ERA5 and CMIP6"
             and any(not english_word(w) for w in listed)  # "xformers and diffusers"
@@ -816,6 +874,35 @@ def _english_compound(word: str) -> bool:
     return letter_term(parts) or all(
         english_part(p, i, filler) or p in lexicon.STOP_WORDS for i, p in enumerate(parts)
     )
+
+
+def _inflected(word: str) -> bool:
+    """A plural or a verb in the third person of a short everyday word ("fits", "ends",
+    "runs"): the dictionary test skips stems under four letters, the everyday list has them."""
+    return word.isalpha() and any(
+        word.endswith(tail) and common_word(word[: -len(tail)]) for tail in ("s", "es")
+    )
+
+
+def _branded(word: str) -> bool:
+    """A hyphenated word with a lower-case start and a capital after the hyphen ("k-Wave",
+    "e-Cell"): spelt as a product is, not as English ("k-space", "x-ray" are lower case)."""
+    return "-" in word and word[:1].islower() and any(c.isupper() for c in word)
+
+
+_COMMON_TYPO_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def typo_of_common(word: str) -> bool:
+    """An everyday word with two letters swapped or one dropped ("cna", "helo", "teh"): the
+    commonest slips of typing, not a package's name."""
+    lower = word.lower()
+    if not lower.isalpha() or len(lower) < 3 or common_word(lower):
+        return False
+    splits = [(lower[:i], lower[i:]) for i in range(len(lower) + 1)]
+    swapped = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    dropped = {a + c + b for a, b in splits for c in _COMMON_TYPO_LETTERS}
+    return any(common_word(w) and len(w) >= 3 for w in (swapped | dropped) - {lower})
 
 
 def _capitalised_alone(word: str) -> bool:
