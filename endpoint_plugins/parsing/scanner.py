@@ -198,24 +198,22 @@ they stay in the text, where the open vocabulary quotes them as unresolved."""
 _GROUPED = r"\d{1,3}(?:,\d{3}){1,2}"
 """Digits in groups of three: "1,152 MPI tasks", "20,000 cores". Counts match any digits with
 such groups after them (cheaper to scan); :func:`to_count` accepts only true groupings."""
-COUNT = (
-    rf"(?:{NOT_NEGATIVE}(?<![\w.,$])\d{{1,7}}(?:,\d{{3}}){{0,2}}(?![\d.,]\d)|(?<!\w){NUMBER_WORD})"
-)
+COUNT = rf"(?:(?=\d){NOT_NEGATIVE}(?<![\w.,$])\d{{1,7}}(?:,\d{{3}}){{0,2}}(?![\d.,]\d)|(?<!\w){NUMBER_WORD})"
 """A whole count: digits, or a number word ("two", "a", "a couple of")."""
 
 COUNT_NO_ARTICLE = (
-    rf"(?:{NOT_NEGATIVE}(?<![\w.,$])\d{{1,7}}(?:,\d{{3}}){{0,2}}(?![\d.,]\d)"
+    rf"(?:(?=\d){NOT_NEGATIVE}(?<![\w.,$])\d{{1,7}}(?:,\d{{3}}){{0,2}}(?![\d.,]\d)"
     rf"|(?<!\w)(?!(?:a|an)\s)(?:{alternation(lexicon.NUMBER_WORDS)})(?!\w))"
 )
 """A count that is not just the article: "a CPU or GPU build" counts no cores."""
 
-DECIMAL = rf"{NOT_NEGATIVE}(?<![\w.,$])\d{{1,7}}(?:\.\d{{1,4}})?(?![\d.]\d)"
+DECIMAL = rf"(?=\d){NOT_NEGATIVE}(?<![\w.,$])\d{{1,7}}(?:\.\d{{1,4}})?(?![\d.]\d)"
 
 _LONG_SIZE_UNITS = [u for u in lexicon.SIZE_UNITS_GB if len(u) > 1]
 _SHORT_SIZE_UNITS = [u for u in lexicon.SIZE_UNITS_GB if len(u) == 1]
 _SIZE_NUMBER = (
     rf"{DECIMAL}"
-    rf"|{NOT_NEGATIVE}(?<![\w.,$'\u2009\u202f\u00a0])\d{{1,3}}(?:(?P<sep>[,'\u2009\u202f\u00a0])\d{{3}})"
+    rf"|(?=\d){NOT_NEGATIVE}(?<![\w.,$'\u2009\u202f\u00a0])\d{{1,3}}(?:(?P<sep>[,'\u2009\u202f\u00a0])\d{{3}})"
     rf"(?:(?P=sep)\d{{3}}){{0,2}}(?![\d.,]\d)"
     r"|(?<![\w.,$])\d{1,4},\d{1,2}(?![\d.,]\d)"
     r"|(?<!\w)(?:an?|one)\s+(?=(?:giga|tera|peta)bytes?(?!\w))"
@@ -226,7 +224,7 @@ two digits after the comma, so never a thousands group), and "a"/"one" before a 
 out ("a terabyte of disk")."""
 
 SIZE = (
-    rf"(?P<num>{_SIZE_NUMBER})"
+    rf"(?=[\dAaOo])(?P<num>{_SIZE_NUMBER})"  # every branch starts so: fail fast elsewhere
     rf"(?:\s*(?P<unit>{alternation(_LONG_SIZE_UNITS)})|(?P<short>[{''.join(_SHORT_SIZE_UNITS)}]))"
     r"(?!\w)(?!/(?!\s*(?:node|host|machine|server|instance|vm|core|cpu|gpu|task|rank)s?(?!\w)))"
 )
