@@ -21,6 +21,7 @@ only some of them sit in a clause that asks ("I need 1 node with 16 GB", not "ea
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -97,10 +98,27 @@ def _prose_clauses(text: str, start: int, stop: int) -> list[tuple[int, int, boo
 
 def _where(text: str, said: str) -> list[int]:
     """Where the words ``said`` (blanked spans match anything) occur in ``text``."""
+    pattern = _said_pattern(said)
+    if pattern is None:
+        return []
+    if isinstance(pattern, str):  # no blanked span: a plain search, no pattern to compile
+        spots: list[int] = []
+        at = text.find(pattern)
+        while at >= 0:
+            spots.append(at)
+            at = text.find(pattern, at + len(pattern))
+        return spots
+    return [m.start() for m in pattern.finditer(text)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _said_pattern(said: str) -> str | re.Pattern[str] | None:
+    """``said`` itself when it has no blanked span, else a pattern in which each blanked
+    character matches anything; None when nothing but dots and blanks is left to look for."""
     pattern = "".join("." if ch == "\x00" else re.escape(ch) for ch in said)
     if not pattern.strip(". "):
-        return []
-    return [m.start() for m in re.finditer(pattern, text, re.S)]
+        return None
+    return said if "\x00" not in said else re.compile(pattern, re.S)
 
 
 def demote_history(text: str, draft: Draft) -> None:
@@ -109,14 +127,14 @@ def demote_history(text: str, draft: Draft) -> None:
         return
     clauses = _clauses(text)
 
+    seen: dict[str, tuple[bool, bool]] = {}
+
     def marks(mention: Mention[Any] | Count) -> tuple[bool, bool]:
         """(past, asks) for a mention: past only when every place it was said is past."""
-        spots = _where(text, mention.text)
-        found = [c for at in spots for c in clauses if c[0] <= at < c[1]]
-        if not found:
-            return False, False
-        adjective = any(_ADJECTIVE_RE.match(text, at) for at in spots)
-        return all(c[2] for c in found), any(c[3] for c in found) and not adjective
+        known = seen.get(mention.text)
+        if known is None:
+            known = seen[mention.text] = _marks(text, clauses, mention.text)
+        return known
 
     c = draft.compute
     memory = [c.memory_per_node, c.memory_total, c.memory_per_core]
@@ -124,6 +142,15 @@ def demote_history(text: str, draft: Draft) -> None:
         _drop_past(draft, group, marks)
     for scoped in _scopes(c):
         _keep_asked(draft, scoped, marks)
+
+
+def _marks(text: str, clauses: list[tuple[int, int, bool, bool]], said: str) -> tuple[bool, bool]:
+    spots = _where(text, said)
+    found = [c for at in spots for c in clauses if c[0] <= at < c[1]]
+    if not found:
+        return False, False
+    adjective = any(_ADJECTIVE_RE.match(text, at) for at in spots)
+    return all(c[2] for c in found), any(c[3] for c in found) and not adjective
 
 
 def _drop_past(

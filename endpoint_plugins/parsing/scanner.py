@@ -198,7 +198,10 @@ they stay in the text, where the open vocabulary quotes them as unresolved."""
 _GROUPED = r"\d{1,3}(?:,\d{3}){1,2}"
 """Digits in groups of three: "1,152 MPI tasks", "20,000 cores". Counts match any digits with
 such groups after them (cheaper to scan); :func:`to_count` accepts only true groupings."""
-COUNT = rf"(?:(?=\d){NOT_NEGATIVE}(?<![\w.,$])\d{{1,7}}(?:,\d{{3}}){{0,2}}(?![\d.,]\d)|(?<!\w){NUMBER_WORD})"
+COUNT = (
+    rf"(?:(?=\d){NOT_NEGATIVE}(?<![\w.,$])\d{{1,7}}(?:,\d{{3}}){{0,2}}(?![\d.,]\d)"
+    rf"|(?<!\w){NUMBER_WORD})"
+)
 """A whole count: digits, or a number word ("two", "a", "a couple of")."""
 
 COUNT_NO_ARTICLE = (

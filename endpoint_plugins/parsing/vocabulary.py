@@ -46,7 +46,7 @@ _VENDORS = {"nvidia": GpuVendor.NVIDIA, "amd": GpuVendor.AMD, "radeon": GpuVendo
 NEAR_MISS_CUTOFF = 0.8
 
 _WORD_RE = re.compile(r"[A-Za-z][\w.+#/-]*[\w+#]|[A-Za-z]")
-_BREAK_RE = re.compile(r"[\x00,;!?()\[\]{}\"|`\n]|[.:](?=\s|$)|\s[-\u2013\u2014]+\s")
+_BREAK_RE = re.compile(r"[\x00,;!?()\[\]{}\"|`\n]+|[.:](?=\s|$)|\s[-\u2013\u2014]+\s")
 _NOT_A_NAME_RE = re.compile(
     r"^(?:(?=[A-Za-z\d]*[a-z])(?=[A-Za-z\d]*\d)(?:[A-Z][a-z]?\d{0,3}){2,}[A-Z]?"
     r"|[A-Z]\d{1,4}|v\d[\d.]*|[A-Z]{2,}s)$"
