@@ -30,6 +30,7 @@ from endpoint_plugins.parsing.scanner import (
     alternation,
     in_range,
     lookup,
+    sentence_around,
     size_in_gb,
     to_count,
 )
@@ -1118,10 +1119,8 @@ def _extract_memory(scanner: Scanner, draft: Draft) -> None:
         """ "it needs lots of memory; I think 128 GB should be enough": the one size in a
         sentence that named memory earlier (and no GPU, storage or data) is that memory."""
         text = scanner.text
-        ends = [e.end() for e in _SENTENCE_END_RE.finditer(text, 0, m.start())]
+        ends, end = sentence_around(_SENTENCE_END_RE, text, m.start(), m.end())
         start = ends[-1] if ends else 0
-        end_match = _SENTENCE_END_RE.search(text, m.end())
-        end = end_match.start() if end_match else len(text)
         word = _MEMORY_WORD_RE.search(text, start, m.start())
         if word is None or _NOT_MEMORY_CONTEXT_RE.search(scanner.original, start, end):
             return False

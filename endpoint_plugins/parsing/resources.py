@@ -19,6 +19,7 @@ from endpoint_plugins.parsing.scanner import (
     Scanner,
     alternation,
     in_range,
+    sentence_around,
     size_in_gb,
     squash,
 )
@@ -321,10 +322,8 @@ def _size_in_sentence(scanner: Scanner, at: int, sized_at: list[int]) -> float |
     free, scratch too": the 4 TB describes the data, not a second filesystem).
     """
     text = scanner.text
-    ends = [m.end() for m in _SENTENCE_END_RE.finditer(text, 0, at)]
+    ends, end = sentence_around(_SENTENCE_END_RE, text, at, at)
     start = ends[-1] if ends else 0
-    end_match = _SENTENCE_END_RE.search(text, at)
-    end = end_match.start() if end_match else len(text)
     if any(start <= s < end for s in sized_at) or _ALREADY_THERE_RE.search(text, start, end):
         return None
     if _THAT_MUCH_RE.search(text, start, end) and not _LOOSE_SIZE_RE.search(text, start, end):

@@ -291,6 +291,17 @@ def size_in_gb(match: re.Match[str]) -> float | None:
     return value if 0 < value < 1e9 else None
 
 
+def sentence_around(
+    ends: re.Pattern[str], text: str, start: int, end: int
+) -> tuple[list[int], int]:
+    """The sentence holding ``text[start:end]``, cut where ``ends`` (a module's own idea of a
+    sentence end) matches: the offsets where the sentences before it end (the last one is
+    where this sentence starts), and where this sentence ends."""
+    before = [m.end() for m in ends.finditer(text, 0, start)]
+    after = ends.search(text, end)
+    return before, after.start() if after else len(text)
+
+
 def in_range(value: float | None, low: float, high: float) -> bool:
     """True when a parsed value is plausible; implausible ones stay in ``unparsed``."""
     return value is not None and low <= value <= high

@@ -657,8 +657,7 @@ def _read_module_items(draft: Draft) -> None:
     """``module load`` items: MPI libraries and runtimes go to their fields, the rest are
     packages, whatever their names."""
     for item in _dependency_items(_joined_variants(draft.module_items)):
-        # "^openmpi@5.0.3": a Spack dependency the build must use, so required as well
-        item, variants = _split_variants(item.strip().strip(",;").removeprefix("^"))
+        item, variants = _split_variants(item.strip().strip(",;"))
         spack_range = _SPACK_RANGE_RE.match(item)
         m = spack_range or _MODULE_ITEM_RE.match(item)
         if m is None:

@@ -718,8 +718,6 @@ _STORAGE_WORDS = (
     "tmp",
     "outdir",
 )
-_LOCAL_TMP_KEYS = frozenset(("tmp", "tmpdisk", "tmpspace", "localtmp", "mintmp"))
-"""Slurm's ``--tmp`` and its kin: temporary disk on each node, so local storage."""
 _DEADLINE_KEYS = frozenset(
     """deadline resultsby dueby due neededby finishby by resultsneededby notafter needby
     completeby finishbefore duedate resultsdue deadlineutc""".split()
@@ -1096,11 +1094,8 @@ class _Pairs:
     def _storage(self, key: str, value: str, text: str, end: int) -> bool:
         if not any(word in key for word in _STORAGE_WORDS):
             return False
-        kind = (
-            StorageKind.LOCAL
-            if key in _LOCAL_TMP_KEYS
-            else _storage_kind(key) or (StorageKind.LOCAL if "tmp" in key else None)
-        )
+        # Slurm's --tmp, CWL's tmpdirMin and their kin: temporary disk on each node, so local
+        kind = _storage_kind(key) or (StorageKind.LOCAL if "tmp" in key else None)
         after = _KIND_AFTER_RE.match(self.scanner.text, end)
         if after and (named := _storage_kind(squash(after.group("kind")))) is not None:
             kind = named  # "disk=2TB(local)": the kind follows the size
