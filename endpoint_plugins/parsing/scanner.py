@@ -11,6 +11,7 @@ Every numeric pattern here is bounded in length, so no input can produce a numbe
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 
@@ -116,6 +117,11 @@ def alternation(spellings: Iterable[str]) -> str:
     The spellings are merged into a trie ("cuda", "cuda toolkit", "cudnn" share ``cud``), so
     the regex engine tests each character once instead of once per spelling: the catalogue
     holds hundreds of names and the parser runs these patterns over every request.
+
+    Letters are written as explicit classes (``[hH]``) inside a case-sensitive group, which
+    matches exactly what ``re.IGNORECASE`` would: the engine skips a trie branch whose first
+    class rejects the character in one step, a shortcut it never takes for case-folded
+    literals. The alternation is therefore case-insensitive wherever it is used.
     """
     trie: dict[str, dict] = {}
     for spelling in set(spellings):
@@ -123,7 +129,7 @@ def alternation(spellings: Iterable[str]) -> str:
         for token in _tokens(spelling):
             node = node.setdefault(token, {})
         node[_END] = {}
-    return "(?:" + _emit(trie) + ")"
+    return "(?-i:" + _emit(trie) + ")"
 
 
 def _depth(node: dict[str, dict]) -> int:
@@ -151,13 +157,31 @@ def _emit(node: dict[str, dict]) -> str:
         ((t, c) for t, c in node.items() if t != _END), key=lambda tc: (-_depth(tc[1]), tc[0])
     )
     parts = [
-        (r"[\s_-]*" if token == _SEP else re.escape(token)) + _emit(child)
+        (r"[\s_-]*" if token == _SEP else _any_case(token)) + _emit(child)
         for token, child in children
     ]
     if not parts:
         return ""
     body = parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
     return f"(?:{body})?" if _END in node else body
+
+
+_CASE_PARTNERS = "\u0130\u0131\u017f\u212a"
+"""The non-ASCII characters an ASCII letter matches under ``re.IGNORECASE`` ("\u212a" is the
+Kelvin sign, which matches "k"); see :data:`triggers._IGNORECASE_TO_ASCII`."""
+
+
+@functools.cache
+def _any_case(char: str) -> str:
+    """A regex for one character that matches what ``re.IGNORECASE`` would match, written
+    without the flag: ``k`` becomes ``[Kk\u212a]``, ``7`` stays ``7``."""
+    if not char.isascii():
+        return f"(?i:{re.escape(char)})"
+    candidates = {char, char.lower(), char.upper(), *_CASE_PARTNERS}
+    matches = sorted(c for c in candidates if re.fullmatch(re.escape(char), c, re.IGNORECASE))
+    if len(matches) == 1:
+        return re.escape(char)
+    return "[" + "".join(re.escape(c) for c in matches) + "]"
 
 
 def lookup(table: dict[str, tuple[str, ...]], found: str) -> str | None:
