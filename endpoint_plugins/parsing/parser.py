@@ -86,7 +86,7 @@ def parse_requirements(text: str, *, now: datetime | None = None) -> Requirement
         source = source[:MAX_INPUT_CHARS]
     remaining, _ = split_command(source)
     clock = now or default_now()
-    scanner, draft = Scanner(flatten_json(remaining)), Draft()
+    scanner, draft = Scanner(flatten_json(_ascii_letters(remaining))), Draft()
     for name, stage in _stages(clock):
         _run(name, stage, scanner, draft)
     return _build(draft, notes, scanner.text, source, clock)
@@ -204,6 +204,22 @@ def _flush(run: list[str], fragments: list[str]) -> None:
     if run:
         fragments.append(" ".join(run)[:MAX_FRAGMENT_CHARS])
         run.clear()
+
+
+_CASE_PARTNERS = str.maketrans({"\u0130": "I", "\u0131": "i", "\u017f": "s", "\u212a": "K"})
+"""The four non-ASCII letters that case-insensitive patterns match as ASCII letters (dotted
+capital I, dotless i, long s, Kelvin sign), mapped to those letters."""
+
+
+def _ascii_letters(text: str) -> str:
+    """The text with :data:`_CASE_PARTNERS` replaced, one character for one.
+
+    A pattern reads "FR\u0130DAY" as "Friday", but the extractor then looks the matched word
+    up in a table of plain spellings, where "fr\u0130day".lower() is not found; the stage
+    would fail and lose everything it read. Replacing the four letters up front keeps every
+    span in place (same length) and makes every lookup see the spelling the pattern saw.
+    """
+    return text if text.isascii() else text.translate(_CASE_PARTNERS)
 
 
 def _sanitise(text: str) -> str:

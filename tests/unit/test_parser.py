@@ -650,6 +650,47 @@ def test_vocabulary_soup_parses_and_round_trips(text: str, now: datetime | None)
     _assert_sound(parse_requirements(text, now=now), text)
 
 
+_CASE_PARTNER_OF = {"i": ("\u0130", "\u0131"), "s": ("\u017f",), "k": ("\u212a",)}
+"""Non-ASCII letters that ``re.IGNORECASE`` matches as the ASCII letter (see triggers.py)."""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "results by FR\u0130DAY, 4 nodes",
+        "need it before thur\u017fday noon on 2 nodes",
+        "gromacs+\u212aokkos on 2 nodes with 4 GPUs each",
+        "8 NV\u0130D\u0130A A100 GPUs, openmpi, 12 hours",
+        "lammps +mp\u0131 build, infiniband, 64 GB per node",
+        "\u212aOKKOS, \u017fcratch 2 TB, by tomorrow",
+    ],
+)
+def test_letters_that_match_ascii_letters_read_like_them(text: str) -> None:
+    """Case-insensitive patterns match "\u0130" as "i"; every stage must then read the word
+    as the ASCII spelling, never fail on a table lookup and lose its part of the request."""
+    parsed = parse_requirements(text, now=NOW)
+    _assert_sound(parsed, text)
+    plain = text.translate(str.maketrans("\u0130\u0131\u017f\u212a", "Iisk"))
+    assert summary(text) == summary(plain)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    words=st.lists(st.sampled_from(sorted(lexicon.WEEKDAYS)), min_size=1, max_size=4),
+    swaps=st.data(),
+)
+def test_case_partner_letters_never_break_a_stage(words: list[str], swaps: st.DataObject) -> None:
+    text = " ".join(f"by {w} on 2 nodes with nvidia gpus, openmpi +mpi" for w in words)
+    chars = [
+        swaps.draw(st.sampled_from((c, *_CASE_PARTNER_OF[c.lower()])))
+        if c.lower() in _CASE_PARTNER_OF
+        else c
+        for c in text
+    ]
+    swapped = "".join(chars)
+    _assert_sound(parse_requirements(swapped, now=NOW), swapped)
+
+
 @settings(max_examples=200, deadline=None)
 @given(text=st.text(alphabet=st.sampled_from(list("`'\" \\abc-;$()\n")), max_size=40))
 def test_command_extraction_never_raises(text: str) -> None:
