@@ -30,6 +30,23 @@ def english_word(word: str, *, inflected: bool = True) -> bool:
     return any(stem in words for stem in stems)
 
 
+@cache
+def _cased_words() -> frozenset[str]:
+    return frozenset(get_english_words_set(["gcide", "web2"], lower=False, alpha=True))
+
+
+def proper_noun_only(word: str) -> bool:
+    """Whether the dictionaries list ``word`` only with a capital, as a proper noun ("Pythia",
+    "Passim", "Athena") and never as a common word: written in lower case in a request, such
+    a word is no everyday English, so it is read as an unknown word is ("the pythia
+    framework", "through hermes")."""
+    lower = word.lower()
+    if not lower.isalpha() or len(lower) < 3:
+        return False
+    cased = _cased_words()
+    return lower not in cased and lower.capitalize() in cased
+
+
 def _stems(word: str) -> list[str]:
     """The word and the base forms its ending may hide (states, studies, relied, mixing)."""
     stems = [word]

@@ -28,7 +28,7 @@ from rapidfuzz.distance import OSA
 
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.draft import Draft, Mention
-from endpoint_plugins.parsing.english import english_word
+from endpoint_plugins.parsing.english import english_word, proper_noun_only
 from endpoint_plugins.parsing.not_names import (
     camel_identifier,
     cited_work,
@@ -62,6 +62,10 @@ _SEPARATED_RE = re.compile(r"^[a-z][a-z0-9]*(?:[-.+_][a-z0-9]+)+\+?$")
 """Inner separators: nccl-tests, llama.cpp, py-spy."""
 _DIGITS_INSIDE_RE = re.compile(r"^(?:[a-z]+\d+[a-z0-9]*|[a-z]*\d+[a-z]+[a-z0-9]*)$")
 """Digits inside a lower-case word: cp2k, hdf5, bowtie2."""
+_TITLED_DIGITS_RE = re.compile(r"^[A-Z](?P<rest>[a-z]{2,})\d{1,2}$")
+"""A capitalised word with a release digit glued on: Kraken2, Bowtie2, Minimap2, Racon2. The
+same word in lower case is name-shaped already; an everyday word so numbered is a label of a
+run, a case or a figure ("Run3", "Case2", "Figure4"), not a package."""
 
 
 def name_shaped(word: str) -> bool:
@@ -74,6 +78,9 @@ def name_shaped(word: str) -> bool:
     """
     if _SEPARATED_RE.match(word) or _DIGITS_INSIDE_RE.match(word) or word.endswith("+"):
         return True  # nccl-tests, cp2k, and PEST++ / athena++ / blast+
+    titled = _TITLED_DIGITS_RE.match(word)
+    if titled:
+        return not common_word(word[0] + titled.group("rest"))  # Kraken2, not "Run3"
     has_lower = any(c.islower() for c in word)
     has_upper = any(c.isupper() for c in word)
     title = word[:1].isupper() and not any(c.isupper() for c in word[1:])
@@ -97,7 +104,7 @@ _CONCEPT_NOUNS = frozenset(("study", "studies", "calculation", "calculations"))
 """Job nouns that a method of science stands before more often than a package ("a phonon
 calculation", "our metadynamics study"): they make no name alone."""
 _DETERMINERS = frozenset("a an the my our this that each every one".split())
-_TOOL_BEFORE = frozenset(("with", "using", "via"))
+_TOOL_BEFORE = frozenset(("with", "using", "via", "through"))
 _NUMBER_AFTER_RE = re.compile(r"\s*(?:[<>=~!]=?\s*|v)?\d[\w.]*(?<!\.)")
 _VERSION_AFTER_RE = re.compile(r"\s*(?:[<>=~!]=?\s*|v)?\d+\.\d")
 _NAME_BEFORE = frozenset(
@@ -109,7 +116,8 @@ _NAME_BEFORE = frozenset(
 _NAME_AFTER = frozenset(
     """
     package packages library libraries lib module modules toolkit framework installed available
-    suite plugin plugins bindings wrapper installation pkg pkgs
+    suite plugin plugins bindings wrapper installation pkg pkgs add-on add-ons addon addons
+    extension extensions
     """.split()
 )
 HARDWARE_RE = re.compile(
@@ -374,10 +382,14 @@ def _classify(
         return "name"
     if "-" in lower and _phrase_compound(lower):
         return "unread"  # "MPI-wise", "HIPAA-compliant", "mesoscale-to-LES", "on-prem"
+    # Context makes a package of a word no dictionary knows; an English word stays unread. A
+    # word the dictionary knows only as a proper noun ("pythia", "passim") is no English.
+    english = english_word(word) and not (word.islower() and proper_noun_only(word))
+    foreign = not english and not _english_compound(lower) and not _inflected(lower)
+    if foreign and after in _NAME_AFTER and word.islower():
+        return "name"  # "the reghdfe and ftools add-ons": the noun outweighs a near typo
     if not name_shaped(word) and near_catalogue_name(word) is None and _near_filler(lower, filler):
         return "prose"  # "somone", "shoud": a misspelled ordinary word
-    # Context makes a package of a word no dictionary knows; an English word stays unread.
-    foreign = not english_word(word) and not _english_compound(lower) and not _inflected(lower)
     if foreign and (before in _NAME_BEFORE or after in _NAME_AFTER) and word.islower():
         return "name"
     if after in _NAME_AFTER and before in _DETERMINERS and _capitalised_alone(word) and not titled:
@@ -407,23 +419,31 @@ _TOOL_NOUNS = frozenset(
     package library toolkit toolbox framework code solver simulator software program tool
     suite driver finder optimiser optimizer engine plugin compiler assembler aligner integrator
     emulator profiler debugger visualiser visualizer viewer wrapper generator mesher
+    recogniser recognizer tagger parser classifier annotator segmenter tokenizer tokeniser
     """.split()
 )
 """Nouns that say what kind of software a name is ("the Carpet mesh refinement driver",
 "Rockstar, a halo finder"): the generic nouns of software and the agent nouns of tools
-(-er words that name a program's job, as in package descriptions on PyPI, CRAN or Spack)."""
+(-er/-or words that name a program's job, as in package descriptions on PyPI, CRAN or Spack:
+"a part-of-speech tagger", "a speech recogniser")."""
+_SET_OFF_NOUNS = frozenset(("detector",))
+"""Tool nouns that also name instruments ("the ATLAS detector", "the detector TDR"): they
+describe software only in a description set off after the name ("passim (a text-reuse
+detector)")."""
 _STRICT_TOOL_NOUNS = frozenset("package library toolkit toolbox module".split())
 """The nouns that make even an everyday word a name, right before them ("the arrow package")."""
 _DESCRIBED_BEFORE = frozenset("the our a an my their this its".split())
 _USED_BEFORE = frozenset("use uses using used run runs running with via for of".split())
 _TOOL_NOUN = rf"(?P<head>{'|'.join(sorted(_TOOL_NOUNS))})s?(?![\w-])"
+_SET_OFF_NOUN = rf"(?P<head>{'|'.join(sorted(_TOOL_NOUNS | _SET_OFF_NOUNS))})s?(?![\w-])"
 _GAP = r"[^\S\n]*\n?[^\S\n]*"
 """Blanks, at most one line break: a description may wrap, a paragraph ends it."""
 _SPACE = rf"(?:[^\S\n]+|{_GAP}\n{_GAP})"
 _DESCRIBED_VERSION = r"(?:version\s+|release\s+|v)?(?P<version>\d+(?:\.\d+){1,3}[a-z]?)(?![\w.])"
 _ATTRIBUTIVE_RE = re.compile(
     rf"(?P<quote>[\"'\u201d\u2019])?{_SPACE}"
-    rf"(?P<middle>(?:(?:[a-z][a-z-]*|[A-Z][a-z]+(?:-[A-Z][a-z]+)?){_SPACE}){{0,3}}){_TOOL_NOUN}"
+    rf"(?P<middle>(?:(?:[a-z][a-z-]*|[A-Z][a-z]+(?:-[A-Z][a-z]+)?|[A-Z]{{2,5}}){_SPACE}){{0,3}})"
+    rf"{_TOOL_NOUN}"
     rf"(?:{_GAP}\({_GAP}{_DESCRIBED_VERSION}{_GAP}\)|(?:{_GAP}\([^()\n]{{1,40}}\))?{_GAP},?{_GAP}"
     r"(?:version|release)[^\S\n]+(?P<later>\d+(?:\.\d+){1,3}[a-z]?)(?![\w.]))?"
 )
@@ -442,7 +462,7 @@ _COUPLED_BEFORE_RE = re.compile(
 """A name coupled to a model: "ParFlow coupled with CLM", "we couple WRF 4.5 with ROMS"."""
 _APPOSITIVE_RE = re.compile(
     rf"{_GAP}(?P<open>\(|,){_GAP}(?:the|a|an|[A-Z][\w-]*(?:{_SPACE}[A-Z][\w-]*)?'s)"
-    rf"{_SPACE}(?P<middle>(?:[\w\x00-]+{_SPACE}){{0,4}}?){_TOOL_NOUN}"
+    rf"{_SPACE}(?P<middle>(?:[\w\x00-]+{_SPACE}){{0,4}}?){_SET_OFF_NOUN}"
     rf"(?:{_GAP},{_GAP}{_DESCRIBED_VERSION})?"
 )
 """A description set off after a name: "Drake (the MIT robotics toolbox, v1.30)", "passim,
@@ -504,8 +524,9 @@ def _described_names(
             if word.islower() and not quoted and not _lower_case_described(word, kinds[i], m):
                 continue
             inside = m.group("middle").split()
-            if any(w[:1].isupper() and not concept_word(w) for w in inside):
-                continue  # "the Carpet Mesh driver": only a method's eponym may stand inside
+            if any(w[:1].isupper() and not concept_word(w) and not w.isupper() for w in inside):
+                continue  # "the Carpet Mesh driver": only a method's eponym or an acronym of
+                # science may stand inside ("the Grid lattice QCD library")
             eponym = any(concept_word(w) for w in inside)
             if not word.islower() and not _capitalised_alone(word) and not eponym:
                 continue  # "the MHD code"; but "the CLASS Boltzmann code" names CLASS
@@ -572,7 +593,7 @@ def _lower_case_described(word: str, kind: str, m: re.Match[str]) -> bool:
         return m.group("head") in _STRICT_TOOL_NOUNS
     return (
         "-" not in word
-        and not english_word(word)
+        and (not english_word(word) or proper_noun_only(word))  # "the pythia framework"
         and not word.endswith(_ADJECTIVE_NAME_ENDS)
         and not common_word(word)
     )
@@ -702,7 +723,7 @@ def _is_prose_compound(word: str, filler: frozenset[str]) -> bool:
 
 
 _LIST_JOIN_RE = re.compile(
-    r"^\s*(?:,|&|/|\+|,?\s*(?:and|or|plus|as\s+well\s+as))\s*$"
+    r"^\s*(?:,|&|/|\+|,?\s*(?:and|or|plus|as\s+well\s+as)(?:\s+also)?)\s*$"
     r"|^[^\S\n]*(?:[\w.<>=~!*+-]+[^\S\n]*){0,3}\n[^\S\n]*[-*\u2022][^\S\n]+$",
     re.I,
 )
@@ -737,7 +758,8 @@ def _names_in_lists(
             camel = camel_identifier(word)
             if not (word.islower() or word[:1].isupper() or camel):
                 continue
-            if kind == "unread" and not _shaped_like_a_list_item(word) and not camel:
+            short = len(word) == 2 and word.isalpha() and word.islower()  # R's "sf", "sp"
+            if kind == "unread" and not _shaped_like_a_list_item(word) and not camel and not short:
                 continue  # "processing", "quickly": English morphology, not a package
             if not_a_package(word) and not camel:
                 continue  # "LoRA and PEFT": a method beside a package is still a method;
@@ -767,7 +789,7 @@ def _joined(join: re.Pattern[str], between: str) -> bool:
 
 
 _LIST_JOIN_ARTICLE_RE = re.compile(
-    r"^\s*(?:,|&|/|\+|,?\s*(?:and|or|plus|as\s+well\s+as)(?:\s+the)?)\s*$", re.I
+    r"^\s*(?:,|&|/|\+|,?\s*(?:and|or|plus|as\s+well\s+as)(?:\s+also)?(?:\s+the)?)\s*$", re.I
 )
 """After a package, "and the" still lists one more, when that word is no English word: "MOM6
 and the SIS2 sea-ice model" (but not "Vitis and the card")."""
