@@ -115,7 +115,7 @@ _CATALOGUE_RE = re.compile(
 )
 _NAME = r"[a-z][a-z0-9_+]*+(?:[-.][a-z0-9][a-z0-9_+]*+){0,3}"
 _UNKNOWN_RE = re.compile(
-    rf"{WORD_START}(?P<name>{_NAME}){SEPARATOR}(?P<spec>{SPEC})(?:\s*\))?",
+    rf"{WORD_START}(?P<name>{_NAME}){SEPARATOR}(?P<spec>{SPEC})(?:\s*\))?{_OR_VERSION}",
     FLAGS,
 )
 _VERSION_OF_RE = re.compile(
@@ -127,12 +127,13 @@ _VERSION_OF_RE = re.compile(
 """The version before the name: "nothing older than the 2022 releases of LAMMPS", "version
 1.2.5 of AutoDock-Vina"."""
 _PAREN_VARIANT_RE = re.compile(
-    rf"{WORD_START}(?P<name>{_CATALOGUED}){WORD_END}{_WITH_SPEC}\s*\(\s*(?:a\s+|the\s+)?"
+    rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*\(\s*(?:a\s+|the\s+)?"
     rf"(?P<v>{alternation(lexicon.VARIANT_WORDS)})[\s-]+(?:build|version|variant|enabled|flavou?r)"
     r"\s*\)",
     FLAGS,
 )
-"""A variant in brackets after the package: "LAMMPS 29Aug2024 (Kokkos build)"."""
+"""A variant in brackets after the package: "LAMMPS 29Aug2024 (Kokkos build)", "ParFlow (CUDA
+build)" (an uncatalogued name only when it is shaped like one, see :func:`_variant_owner`)."""
 
 _PAREN_SPEC_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*\(\s*"
@@ -166,11 +167,13 @@ _EXPLICIT_SPEC = (
     rf"|{VERSION}(?:\+|\s+(?:{AFTER_WORDS})))(?!\w)"
 )
 """A version that says it is one, after a variant: "GROMACS with CUDA, version 2024 or later"."""
+_WITH_TYPOS = "wiht|wtih|whith|wih|witn"
+"""Slips of the keyboard for "with" (swapped, doubled or dropped letters): "LAMMPS wiht Kokkos"."""
 _WITH_VARIANT_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*[,(]?\s*"
     r"(?P<built>(?:that\s+is\s+|which\s+is\s+|(?:has|have|needs?)\s+to\s+be\s+|must\s+be\s+|"
     r"should\s+be\s+)?(?:built|compiled|configured|patched)\s+)?"
-    rf"(?P<how>with|without|w/o|w/|minus|plus)\s+(?:the\s+)?(?:(?P<v>{_VARIANT_WORDS})"
+    rf"(?P<how>with|without|w/o|w/|minus|plus|{_WITH_TYPOS})\s+(?:the\s+)?(?:(?P<v>{_VARIANT_WORDS})"
     r"(?P<support>\s+(?:support|enabled|backend|acceleration|offload|package|variant))?)"
     r"(?![\w-]|\.\w|\s+v?\d)"
     rf"(?:\s*\)?\s*,?\s*(?P<spec2>{_EXPLICIT_SPEC}))?",
@@ -182,11 +185,12 @@ _BUILT_WITH_RE = re.compile(
     r"(?:\s+(?:code|library|package|solver|tool|toolkit|framework))?(?:\s*\([^()]{1,40}\))?\s*,?\s*"
     r"(?:(?:that|which)\s+is\s+|(?:has|have|needs?)\s+to\s+be\s+|must\s+be\s+|should\s+be\s+)?"
     r"(?:built|compiled|linked|configured)\s+(?P<how>with|without|against)\s+(?:the\s+)?"
-    rf"(?P<v>{_CATALOGUED})(?:\s+support)?{WORD_END}(?!\s*[@/]?\s*v?\d)",
+    rf"(?P<v>{_CATALOGUED}|[A-Za-z][a-z]*[A-Z][A-Za-z]*)(?:\s+support)?{WORD_END}(?!\s*[@/]?\s*v?\d)",
     FLAGS,
 )
 """An explicit build with a catalogued library: "PETSc built with MUMPS", "IDG (image domain
-gridder) built with CUDA". A library with a version ("built with CUDA 12") and a compiler
+gridder) built with CUDA", or with a CamelCase add-on the catalogue lacks ("NEURON built with
+CoreNEURON"). A library with a version ("built with CUDA 12") and a compiler
 ("built with GCC") are requirements of their own, not variants."""
 _COMPILERS = frozenset(("gcc", "llvm", "intel-oneapi-compilers", "nvhpc", "aocc"))
 _BUILT_HINT_RE = re.compile(r"(?:built|compiled|linked|configured)\s+(?:with|against)", FLAGS)
@@ -198,16 +202,22 @@ _ENABLED_AFTER_RE = re.compile(
 """A variant named after the package and a comma: "QE 7.3, ELPA enabled"."""
 _ENABLED_HINT_RE = re.compile(r",\s*[\w-]+[\s-]+(?:enabled|support|build|variant)(?!\w)", FLAGS)
 _PREFIX_VARIANT_RE = re.compile(
-    rf"(?<![\w-])(?:(?:a|an|the)\s+)?(?P<v>{_VARIANT_WORDS})[\s-]+"
+    rf"(?<![\w-])(?:(?:a|an|the)\s+)?(?:parallel\s+\((?P<vb>{_VARIANT_WORDS})\)"
+    rf"|(?P<v>{_VARIANT_WORDS}))[\s-]+"
     r"(?:enabled|aware|accelerated|capable|powered|build\s+of|version\s+of|variant\s+of|"
     r"flavou?r\s+of|compiled|built)\s+(?:(?:build|version)\s+of\s+)?(?:the\s+)?"
     rf"(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}",
     FLAGS,
 )
 """Variants before the name: "CUDA-enabled GROMACS", "a CUDA build of GROMACS", "a CUDA build
-of ParFlow" (an uncatalogued name when it is shaped like one, see :func:`_variant_owner`)."""
-_GPU_VARIANTS = frozenset(("cuda", "rocm", "hip", "kokkos", "sycl", "opencl", "plumed", "openmp"))
-"""After "with", only these read as variants: "LAMMPS with MPI" asks for MPI, a library."""
+of ParFlow" (an uncatalogued name when it is shaped like one, see :func:`_variant_owner`), and
+the variant glossing a kind of build in brackets: "a parallel (MPI) build of HDF5"."""
+_GPU_VARIANTS = frozenset(
+    ("cuda", "rocm", "hip", "kokkos", "sycl", "opencl", "plumed", "openmp", "openacc", "egl")
+    + ("osmesa",)
+)
+"""After "with", only these read as variants: "LAMMPS with MPI" asks for MPI, a library; an
+accelerator or rendering back end ("ParaView with EGL") is a way the package is built."""
 
 _JOIN_OR_RE = re.compile(
     r"\s*(?:\([^()\n]{1,30}\)\s*)?(?:#\s*)?(?:,\s*)?"
@@ -345,6 +355,7 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
     def after(m: re.Match[str]) -> bool:
         variant = _variant(m.group("v"))
         how = m.group("how").lower()
+        how = "with" if re.fullmatch(_WITH_TYPOS, how) else how
         if (
             how in ("with", "w/", "plus")
             and variant not in _GPU_VARIANTS
@@ -353,14 +364,17 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
         ):
             return False  # "LAMMPS with MPI" asks for MPI; "HDF5 with MPI support" is +mpi
         sign = "~" if how in ("without", "w/o", "minus") else "+"
-        return _record(draft, m, [f"{sign}{variant}"])
+        return _record(draft, m, [f"{sign}{variant}"], built=bool(m.group("built")))
 
     def before(m: re.Match[str]) -> bool:
-        return _record(draft, m, [f"+{_variant(m.group('v'))}"])
+        said = m.groupdict().get("vb") or m.group("v")
+        return _record(draft, m, [f"+{_variant(said)}"])
 
     def built(m: re.Match[str]) -> bool:
         said = m.group("v")
         variant = lexicon.VARIANT_WORDS.get(squash(said)) or _canonical(said)
+        if variant is None and name_shaped(said) and not english_word(said):
+            variant = said.lower()  # "NEURON built with CoreNEURON": a CamelCase add-on
         if variant is None or variant in _COMPILERS:
             return False
         sign = "~" if m.group("how").lower() == "without" else "+"
@@ -411,17 +425,8 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         if needs_version and not constraints and found not in lexicon.SOFTWARE_CASE_SENSITIVE:
             return False
         constraints = _apply_operator(m.group("preop"), constraints)
-        orver = m.group("orver")
-        if orver and len(constraints) == 1 and constraints[0].op is Comparator.EQ:
-            others = [
-                v
-                for found in re.findall(r"\d{1,4}(?:\.\d[\w.]{0,20})?", orver)
-                if (v := clean_version(found))
-            ]
-            if others:
-                draft.version_choices.append((name, [constraints[0].version, *others]))
-                draft.add_software(name, [], m.span())
-                return True
+        if _version_choice(draft, name, constraints, m):
+            return True
         draft.add_software(name, constraints, m.span())
         return True
 
@@ -485,6 +490,8 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
             return False  # "Nature 2013", "simulates 2.3 million", "frames 1-2400"
         if not constraints or not (explicit or named or looks_like_version(m.group("spec"))):
             return False
+        if _version_choice(draft, name.lower(), constraints, m):
+            return True  # "pyhton 3.11 or 3.12": either version, of a name as written
         draft.add_software(name.lower(), constraints, m.span())
         return True
 
@@ -493,6 +500,25 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_VERSION_OF_RE, version_of)
     scanner.take(_CATALOGUE_RE, catalogued)
     scanner.take(_UNKNOWN_RE, unknown)
+
+
+def _version_choice(
+    draft: Draft, name: str, constraints: list[VersionConstraint], m: re.Match[str]
+) -> bool:
+    """More exact versions after "or" ("python 3.11 or 3.12"): any one of them will do."""
+    orver = m.group("orver")
+    if not orver or len(constraints) != 1 or constraints[0].op is not Comparator.EQ:
+        return False
+    others = [
+        v
+        for found in re.findall(r"\d{1,4}(?:\.\d[\w.]{0,20})?", orver)
+        if (v := clean_version(found))
+    ]
+    if not others:
+        return False
+    draft.version_choices.append((name, [constraints[0].version, *others]))
+    draft.add_software(name, [], m.span())
+    return True
 
 
 def group_alternatives(scanner: Scanner, draft: Draft) -> None:
@@ -528,12 +554,81 @@ def group_alternatives(scanner: Scanner, draft: Draft) -> None:
         run, saw_or = [span], False
     if run:
         close()
+    if "either" in scanner.original.lower():
+        groups.extend(_either_one(spans, scanner.original, groups))
     compared = _compared(spans, scanner.original)
-    required = _named_alone([sp for sp in spans if sp not in compared], groups)
+    counted = [sp for sp in spans if sp not in compared]
+    required = _named_alone(_choices_restated(counted, scanner.original, groups), groups)
     for group in groups:
         kept = [n for n in group if n not in required]
         if len(kept) > 1:
             draft.alternatives.append(kept)
+
+
+_EITHER_ONE_RE = re.compile(
+    r"(?<!\w)either(?:\s+(?:one|of\s+(?:them|these|those|the\s+two)))?(?:\s+(?:is|are|would|will|"
+    r"should|can|could))?(?:\s+(?:be|do|work))?\s+(?:(?:totally|perfectly|just|equally)\s+)?"
+    r"(?:fine|ok|okay|good|acceptable|works?|do|suffices?|usable)(?!\w)",
+    FLAGS,
+)
+""""either one is fine", "either of them works", "either will do": the two packages named just
+before are offered as a choice, though no "or" joins them."""
+_NEGATED_RE = re.compile(r"(?<!\w)(?:not|no|never|nor|neither)(?!\w)|n't(?!\w)", FLAGS)
+_OR_WORD_RE = re.compile(r"(?<!\w)or(?!\w)", FLAGS)
+_SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|\n\s*\n")
+_AND_RUN_RE = re.compile(
+    r"\s*(?:,\s*)?(?:and|&)(?:\s+also)?(?:\s+(?:to|in|for|into|on))?\s*|\s*,\s*", FLAGS
+)
+
+
+def _either_one(
+    spans: list[tuple[int, int, str]], original: str, groups: list[list[str]]
+) -> list[list[str]]:
+    """ "written for PySpark 3.5, but a Dask port exists, so either one is fine": the two
+    packages of the sentence before "either" are alternatives. Only exactly two distinct
+    names qualify, and only when no "or" group already holds them."""
+    found: list[list[str]] = []
+    grouped = {n for g in groups for n in g}
+    for m in _EITHER_ONE_RE.finditer(original):
+        ends = [e.end() for e in _SENTENCE_END_RE.finditer(original, 0, m.start())]
+        start = ends[-1] if ends else 0
+        if _NEGATED_RE.search(original, max(start, m.start() - 30), m.start()):
+            continue  # "we don't think either is fine"
+        if _OR_WORD_RE.search(original, start, m.start()):
+            continue  # "runs on CPU or on GPUs; either is fine": the choice is the "or"
+        names = list(dict.fromkeys(n for s, _, n in spans if start <= s < m.start()))
+        if len(names) == 2 and not grouped & set(names):
+            found.append(names)
+            grouped.update(names)
+    return found
+
+
+def _choices_restated(
+    spans: list[tuple[int, int, str]], original: str, groups: list[list[str]]
+) -> list[tuple[int, int, str]]:
+    """Mentions that only list the members of a choice before offering it ("the code exists in
+    both Julia and R, so either Julia 1.9+ or R 4.2+ will do"): an "and" run naming exactly
+    a group's packages, in the same sentence before the group, does not require them alone."""
+    if not groups:
+        return spans
+    dropped: set[tuple[int, int, str]] = set()
+    i = 0
+    while i < len(spans):
+        j = i
+        while j + 1 < len(spans) and _AND_RUN_RE.fullmatch(original[spans[j][1] : spans[j + 1][0]]):
+            j += 1
+        run = spans[i : j + 1]
+        names = {n for _, _, n in run}
+        later = [sp for sp in spans[j + 1 :] if sp[2] in names]
+        if (
+            j > i
+            and any(names == set(g) for g in groups)
+            and later
+            and not _SENTENCE_END_RE.search(original, run[-1][1], later[0][0])
+        ):
+            dropped.update(run)
+        i = j + 1
+    return [sp for sp in spans if sp not in dropped]
 
 
 def _versions_as_choices(draft: Draft, name: str) -> None:
