@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.draft import Count, Draft, Mention
 from endpoint_plugins.parsing.history import demote_history
+from endpoint_plugins.parsing.negation import needed_without
 from endpoint_plugins.parsing.scanner import (
     COUNT,
     COUNT_NO_ARTICLE,
@@ -151,10 +152,13 @@ _OPTION_COUNT = r"(?:(?P<n>\d{1,3}|one|two|four|eight|a\s+single|a|an)\s+)?"
 """A count before the GPU word of an option ("on one GPU or on CPU"): still the count asked."""
 _GPU_OR_CPU_RE = re.compile(
     rf"{_OPTION_COUNT}(?<!\w)(?:{_GPU_WORD})\s*,?\s*or\s+(?:on\s+)?(?:plain\s+|regular\s+|just\s+|normal\s+)?"
-    r"(?:cpus?|cpu\s+nodes?|cpu[\s-]only(?:\s+nodes?)?)(?!\w)",
+    r"(?:cpus?|cpu\s+nodes?|cpu[\s-]only(?:\s+nodes?)?"
+    r"|(?:the\s+)?(?:plain|regular|normal|ordinary|usual|conventional)\s+(?:cpus?|processors?))"
+    r"(?!\w)",
     FLAGS,
 )
-"""The same, GPUs first: "runs on GPUs, or on plain CPUs if nothing else is free"."""
+"""The same, GPUs first: "runs on GPUs, or on plain CPUs if nothing else is free", "on a
+graphics card or on the normal processors"."""
 _GPU_OPTIONAL_RE = re.compile(
     rf"{_OPTION_COUNT}(?<!\w)(?:{_GPU_WORD}|gpu\s+acceleration|gpu\s+support)\s+(?:is\s+|are\s+)?"
     r"(?:optional|if\s+(?:one\s+is\s+|they\s+are\s+|it\s+is\s+)?available|nice\s+to\s+have|"
@@ -172,11 +176,19 @@ _CPU_TOO_RE = re.compile(
     r"\s+(?:too|as\s+well|also)"
     r"|(?<!\w)(?:cpus?|cpu\s+nodes?)\s+(?:is|are)\s+(?:also\s+)?(?:fine|ok(?:ay)?|acceptable)"
     r"(?:\s+too|\s+as\s+well)?"
-    r"|(?<!\w)(?:falls?\s+back\s+to|or\s+else)\s+(?:the\s+)?cpus?(?!\w)",
+    r"|(?<!\w)(?:falls?\s+back\s+to|or\s+else)\s+(?:the\s+)?cpus?(?!\w)"
+    r"|(?<!\w)(?:(?:also|still)\s+)?(?:works?|runs?)(?:\s+fine)?(?:\s+on)?\s+"
+    r"(?:a\s+|the\s+)?(?:plain\s+|regular\s+|normal\s+|just\s+)?(?:cpus?|cpu\s+nodes?)"
+    r"(?:[\s-]+only)?(?:\s+too|\s+as\s+well|\s*,?\s+(?:just|only|but)\s+(?:a\s+(?:lot|bit)\s+|much\s+)?"
+    r"slower)(?!\w)"
+    r"|(?<!\w)(?:also|still)\s+(?:works?|runs?)(?:\s+fine)?\s+on\s+(?:a\s+|the\s+)?"
+    r"(?:plain\s+|regular\s+|normal\s+)?(?:cpus?|cpu\s+nodes?)(?:[\s-]+only)?"
+    r"(?=\s*(?:[.,;!)]|$|(?:if|when|but|just|though|although)(?!\w)))",
     FLAGS,
 )
 """CPUs offered as the fallback, apart from the GPU phrase: "it works on CPU too", "cpu would
-do too", "CPUs are fine as well". With a GPU mentioned, GPUs are an option, not a must."""
+do too", "CPUs are fine as well", "works CPU-only too", "it also runs on CPU, just slower". With
+a GPU mentioned, GPUs are an option, not a must."""
 _GPU_THEN_COUNT_RE = re.compile(
     rf"(?<!\w)(?:{_VENDOR}\s+)?(?:(?P<model>{_MODEL})(?:\s*(?:{_GPU_WORD}|cards?))?|{_GPU_WORD})s?"
     r"\s*[,:(]\s*(?P<n>\d{1,3})\s*(?P<scope>per\s+(?:node|server|machine|host|box)|each|"
@@ -427,6 +439,8 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
             scanner.original, max(0, m.start() - 30), m.start()
         ):
             return False  # "Xeon CPUs only": a processor kind, left unresolved
+        if needed_without(scanner.text, m):
+            return False  # "it can't run without a GPU"
         c.cpu_only = c.cpu_only or Mention(True, m.group(0))
         draft.exclude(Feature.GPU)
         return True
@@ -515,13 +529,13 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_GPU_MEMORY_FIRST_RE, gpu_memory)
     scanner.take(_GPU_MEMORY_PER_GPU_RE, gpu_memory)
     scanner.take(_GPU_MEMORY_HAS_RE, gpu_memory_of)
+    low = scanner.text.lower()  # cheap guards: most requests need none of the rarer forms
+    if "cpu" in low:  # first, so "works CPU-only too" is a fallback, not "CPU only"
+        scanner.take(_CPU_TOO_RE, lambda m: _cpu_fallback(draft))
     scanner.take(_CPU_ONLY_RE, cpu_only)
     scanner.take(_CPU_OR_GPU_RE, cpu_or_gpu)
     scanner.take(_GPU_OPTIONAL_RE, cpu_or_gpu)
     scanner.take(_GPU_OR_CPU_RE, cpu_or_gpu)
-    low = scanner.text.lower()  # cheap guards: most requests need none of the rarer forms
-    if "cpu" in low:
-        scanner.take(_CPU_TOO_RE, lambda m: _cpu_fallback(draft))
     if " or " in low or "/" in low:
         scanner.take(_VENDOR_CHOICE_RE, lambda m: _vendor_choice(draft, m))
         scanner.take(_MODEL_CHOICE_RE, lambda m: _model_choice(draft, m))

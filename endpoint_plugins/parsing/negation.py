@@ -72,7 +72,7 @@ _ARTICLE = r"(?:(?:a|an|any|the|some)\s+)?"
 _NEED = r"(?:need|needs|require|requires|use|uses|using|want|rely\s+on|depend\s+on)"
 _NOT = (
     r"(?:don'?t|do\s+not|doesn'?t|does\s+not|won'?t|will\s+not|shouldn'?t|should\s+not|"
-    r"didn'?t|can'?t|cannot|can\s+not|not|never)"
+    r"didn'?t|can'?t|cannot|can\s+not|must\s+not|mustn'?t|may\s+not|not|never)"
 )
 _MORE = (
     rf"(?:\s*(?:,\s*(?:or|nor|and)?|or|nor|and|/)\s*(?:not\s+|no\s+)?"
@@ -84,7 +84,7 @@ container". "Nothing needs GPUs" and "none of it uses MPI" negate with the subje
 _NOT_WANTED = (
     r"(?:(?:is|are|was|were|will\s+be|would\s+be)\s+not|isn'?t|aren'?t|wasn'?t|weren'?t|"
     r"won'?t\s+be|will\s+not\s+be|not)\s+(?:really\s+|strictly\s+|actually\s+)?"
-    r"(?:needed|required|necessary|essential|mandatory|wanted|used|an\s+option|allowed)"
+    r"(?:needed|required|necessary|essential|mandatory|wanted|used|an\s+option|allowed|permitted)"
 )
 """After a feature: "MPI isn't required", "GPUs are not necessary", "MPI won't be needed"."""
 _NEGATED_RE = re.compile(
@@ -112,8 +112,16 @@ _NEGATED_RE = re.compile(
     rf"|{_FEATURE}{_MORE}\s+(?:is|are|isn'?t|aren'?t)?\s*(?:not\s+)?"
     rf"(?:not\s+needed|not\s+required|not\s+necessary|unnecessary|unneeded|not\s+wanted|"
     rf"isn'?t\s+needed|aren'?t\s+needed|not\s+used|not\s+an\s+option|not\s+allowed|"
-    rf"(?:are\s+|is\s+)?forbidden)"
+    rf"(?:are\s+|is\s+)?(?:forbidden|prohibited|banned|disallowed))"
     rf"|{_FEATURE}-?(?:less|free)"
+    rf"|{_NOT}\s+(?:allow|allows|permit|permits|accept|accepts)\s+(?:(?:the\s+)?use\s+of\s+)?"
+    rf"{_ARTICLE}{_FEATURE}{_MORE}"
+    rf"|{_NOT}\s+(?:be\s+)?(?:run|ran|executed|launched|started|deployed|packaged|put|go)\s+"
+    rf"(?:in|inside|within|from|under|through|via|with|into)\s+{_ARTICLE}{_FEATURE}{_MORE}"
+    r"|(?:(?:is|are)\s+not|isn'?t|aren'?t)\s+(?:really\s+|strictly\s+)?"
+    r"(?:necessary|needed|required|essential)\s+(?:(?:to|for\s+(?:me|us|it)\s+to)\s+(?:use|have)\s+"
+    r"|(?:to\s+)?(?:run|parallel\w*)\s+(?:with|via|using|in|on|inside)\s+)?"
+    rf"{_ARTICLE}{_FEATURE}{_MORE}"
     rf")(?![\w-])",
     FLAGS,
 )
@@ -170,6 +178,23 @@ _GPU_WELCOME_RE = re.compile(
 )
 """In the same sentence as "GPUs are not required": GPUs are an option, not excluded ("the
 policy can use a GPU if there is one, but GPUs are not required")."""
+_CANNOT_DO_RE = re.compile(
+    r"(?<!\w)(?:can'?t|cannot|can\s+not|won'?t|will\s+not|doesn'?t|does\s+not|don'?t|do\s+not|"
+    r"isn'?t\s+possible\s+to|is\s+not\s+possible\s+to|impossible\s+to|unable\s+to)\s+"
+    r"(?:[a-z]+\s+){0,3}$",
+    FLAGS,
+)
+"""Before "without": "it can't run without a GPU", "won't work without MPI" ask for the feature;
+the double negative is a need, never an exclusion."""
+
+
+def needed_without(text: str, m: re.Match[str]) -> bool:
+    """Whether a "without <feature>" match follows "can't run" and so asks for the feature."""
+    return m.group(0)[:1] in "wW" and bool(
+        _CANNOT_DO_RE.search(text, max(0, m.start() - 40), m.start())
+    )
+
+
 _HARD_NO_RE = re.compile(r"(?:no|without|w/o|zero|non|neither)[\s-]", FLAGS)
 _SENTENCE_END_RE = re.compile(r"[.!?]\s|\n\s*\n|$")
 
@@ -190,6 +215,8 @@ def extract_exclusions(scanner: Scanner, draft: Draft) -> None:
         return True
 
     def handle(m: re.Match[str]) -> bool:
+        if needed_without(scanner.text, m):
+            return False  # "it can't run without a GPU": the GPU is needed
         if (
             not _HARD_NO_RE.match(m.group(0))
             and _SPELLING.get(_words(m.group(0))) is Feature.GPU

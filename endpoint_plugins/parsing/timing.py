@@ -173,19 +173,35 @@ minutes?"), not a run time."""
 _WEEKDAY = alternation(lexicon.WEEKDAYS)
 _MONTH = alternation(lexicon.MONTHS)
 _ORD = r"(?:st|nd|rd|th)?"
-_TIME = r"(?:\d{1,2}(?::[0-5]\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:[0-5]\d|noon|midnight)"
+_TIME = r"(?:\d{1,2}(?::[0-5]\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:[0-5]\d|noon|mid-?day|midnight)"
 _RELDAY = (
     r"(?:(?:the\s+)?day\s+after\s+(?:tomorrow|tom+or+ow)|today|tonight|tomorrow|tom+or+ow|tmrw|"
     r"eod|cob|end\s+of\s+(?:the\s+)?(?:day|week|month)|end\s+of\s+next\s+(?:week|month))"
 )
 """Relative days, with the usual misspellings of tomorrow ("tommorow", "tomorow")."""
 _ISO = (
-    r"(?P<y>\d{4})-(?P<mo>\d{1,2})-(?P<d>\d{1,2})"
+    r"(?P<y>\d{4})(?P<isep>[-/.])(?P<mo>\d{1,2})(?P=isep)(?P<d>\d{1,2})"
     r"(?:(?:t|\s+(?:at\s+)?)(?P<hh>\d{1,2}):(?P<mm>[0-5]\d)(?::(?P<ss>[0-5]\d))?)?"
     r"(?:\s*(?P<tz>z|utc|[+-]\d{2}:?\d{2}))?"
 )
 _NAMED_DAY = rf"(?:{_WEEKDAY})\.?,?\s+(?:the\s+)?"
 """A weekday before a date restates it ("Friday 11 December", "Friday the 11th")."""
+_NUMERIC_DATE = (
+    r"(?<![\d.,/-])(?P<n1>\d{1,2})(?P<nsep>[./])(?P<n2>\d{1,2})(?P=nsep)(?P<ny>20\d{2})"
+    r"(?![\d.,/]\d)"
+)
+"""A date written with dots or slashes and the year last: "14.12.2026" (dots are always
+day-first), "14/12/2026" (slashes: day-first when the first number is over 12, month-first when
+the second is, and unreadable when both could be the month)."""
+_AT_HOUR = (
+    r",?\s+at\s+(?P<hour1>[01]?\d|2[0-3])(?:\s*(?:h|o'?clock))?"
+    r"(?=\s*(?:[.,;!?)]|$|(?:sharp|latest|at\s+the\s+latest|local|utc|cet|gmt|please|so|and|"
+    r"because|since|as)(?!\w)))"
+)
+"""A bare hour after a day and "at": "on Thursday at 10", "Friday at 14". Only at the end of
+the phrase, so "Friday at 10 nodes" is never a time."""
+_DAY_END = r"\s+(?P<rel3>cob|eod|close\s+of\s+business|end\s+of\s+(?:the\s+)?(?:business\s+)?day)"
+"""A day followed by its end: "Friday COB", "Dec 8 EOD", "Thursday end of day"."""
 _HOLIDAY = r"(?:christmas(?:\s+eve|\s+day)?|xmas|new\s+year'?s?(?:\s+eve|\s+day)?)"
 _WHEN = (
     rf"(?:{_ISO}"
@@ -196,8 +212,9 @@ _WHEN = (
     rf"(?:,?\s+(?P<year2>\d{{4}}))?"
     rf"|(?:{_NAMED_DAY})?(?P<day3>\d{{1,2}})(?:st|nd|rd|th)(?!\w)"
     rf"|(?P<hol>{_HOLIDAY})"
+    rf"|{_NUMERIC_DATE}"
     rf"|(?:(?P<wmod>next|this|coming)\s+)?(?P<wd>{_WEEKDAY})\.?)"
-    rf"(?:,?\s+(?:at\s+)?(?P<time1>{_TIME}))?"
+    rf"(?:,?\s+(?:at\s+)?(?P<time1>{_TIME})|{_AT_HOUR}|{_DAY_END})?"
     rf"|(?P<time2>{_TIME})"
     rf"(?:\s+(?P<rel2>today|tonight|tomorrow)"
     rf"|\s+(?:on\s+)?(?:this\s+|next\s+)?(?P<wd2>{_WEEKDAY}))?"
@@ -210,6 +227,30 @@ _DEADLINE_RE = re.compile(
     rf"|{alternation(lexicon.DEADLINE_BY_WORDS)})\s*:?\s*(?:\*\*|__)?\s*{_ON_DATE}",
     FLAGS,
 )
+_BEFORE_EVENT_RE = re.compile(
+    r"(?<!\w)(?P<before>before|ahead\s+of|prior\s+to|in\s+time\s+for)\s+"
+    r"(?:the|our|my|his|her|their|your|a|an|this|next)\s+"
+    rf"(?:(?P<event_time>{_TIME})\s+)?(?:(?!(?:on|at|by|and|or|but|so|because)\s)[a-z][\w'-]*\s+){{1,4}}?"
+    rf"(?:(?:on|at)\s+)?(?:the\s+)?{_WHEN}",
+    FLAGS,
+)
+"""A deadline set by an event on a day: "before the group meeting on Thursday at 10", "before
+our 2 pm seminar on Wednesday", "ahead of the review on the 14th". Read only where the clause
+asks for something (see :data:`_ASKED_BEFORE_RE`); "we ran it before the upgrade on 3 November"
+is history."""
+_ASKED_BEFORE_RE = re.compile(
+    r"(?<!\w)(?:need|needs|needed|want|wants|wanted|must|have\s+to|has\s+to|should|results?|"
+    r"outputs?|numbers|done|finish|finished|complete|completed|ready|deliver|present|submit|"
+    r"deadline|required|requires?)(?!\w)(?:(?![.;!?]\s)[^\n])*$",
+    FLAGS,
+)
+_NOT_BEFORE_DATE_RE = re.compile(
+    r"(?<!\w)(?:not|never|(?:do|does|did|is|are|was|were|wo|ca|won|can|could|should|would|must|"
+    r"has|have|had)n'?t)\s+(?:(?!(?:and|or|but|so|because)\s)[a-z]+\s+){0,3}$",
+    FLAGS,
+)
+"""Before "before <date>": "not before Friday", "do not start before Monday", "won't be ready
+before the 9th" give the earliest start, never a deadline."""
 _DEADLINE_IS_RE = re.compile(
     r"deadline\s+for\s+(?:the\s+|our\s+|my\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:is|will\s+be)"
     rf"\s+{_ON_DATE}",
@@ -292,7 +333,7 @@ _TIME_LEFT_RE = re.compile(
 )
 """Time left to get results: "I have 12 hours to get results", "results 6 hours from now"."""
 _TIME_RE = re.compile(
-    r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)?|(?P<word>noon|midnight)",
+    r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)?|(?P<word>noon|mid-?day|midnight)",
     FLAGS,
 )
 
@@ -314,7 +355,15 @@ def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
             when = _resolve(m, now, before=bool(m.groupdict().get("before")))
         except (ValueError, OverflowError):
             return False
-        return _set_deadline(draft, when, m.group(0))
+        if m.groupdict().get("before") and _NOT_BEFORE_DATE_RE.search(
+            scanner.text, max(0, m.start() - 40), m.start()
+        ):
+            draft.unresolved.append(" ".join(m.group(0).split()))  # "not before Friday"
+            return True
+        if when is None and m.group("n1"):
+            draft.unresolved.append(" ".join(m.group(0).split()))  # "by 03/04/2026": which?
+            return True
+        return _set_deadline(draft, when, m.group(0), earliest=True)
 
     def relative(m: re.Match[str]) -> bool:
         said = next(m.group(g) for g in ("dur", "dur2", "dur3") if m.groupdict().get(g))
@@ -335,14 +384,22 @@ def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
         when = now + timedelta(hours=1)
         if not _set_deadline(draft, when, m.group(0)):
             return False
-        draft.deadline_within_s = 3600
+        if draft.deadline is not None and draft.deadline.value == when:
+            draft.deadline_within_s = 3600
         return True
 
     def weekday(m: re.Match[str]) -> bool:
-        return _set_deadline(draft, _weekday_deadline(m, now), m.group(0))
+        return _set_deadline(draft, _weekday_deadline(m, now), m.group(0), earliest=True)
 
     scanner.take(_COB_DAY_RE, weekday)
     scanner.take(_DEADLINE_RE, absolute)
+    scanner.take(
+        _BEFORE_EVENT_RE,
+        lambda m: (
+            bool(_ASKED_BEFORE_RE.search(scanner.text, max(0, m.start() - 80), m.start()))
+            and absolute(m)
+        ),
+    )
     scanner.take(_DEADLINE_IS_RE, absolute)
     scanner.take(
         _FOR_DATE_RE,
@@ -565,13 +622,23 @@ def hms_seconds(text: str) -> int | None:
     return total if total > 0 else None
 
 
-def _set_deadline(draft: Draft, when: datetime | None, text: str) -> bool:
+def _set_deadline(
+    draft: Draft, when: datetime | None, text: str, *, earliest: bool = False
+) -> bool:
+    """The first deadline wins, except that among dates the earliest does: "the paper is due
+    on the 18th, so we need the results by the 14th" binds the job to the 14th. The other one
+    is noted as a conflict. A relative deadline ("in under 3 hours") never displaces a date."""
     if when is None:
         return False
-    if draft.deadline is None:
+    current = draft.deadline
+    if current is None:
         draft.deadline = Mention(when, text)
-    elif draft.deadline.value != when:
-        draft.conflict(text, draft.deadline.text)
+    elif current.value != when:
+        if earliest and draft.deadline_within_s is None and when < current.value:
+            draft.deadline = Mention(when, text)
+            draft.conflict(current.text, text)
+        else:
+            draft.conflict(text, current.text)
     return True
 
 
@@ -579,13 +646,17 @@ def _resolve(m: re.Match[str], now: datetime, *, before: bool) -> datetime | Non
     """The instant a matched deadline phrase stands for (see module docstring)."""
     if m.group("y"):
         return _iso(m, now, before=before)
-    clock = m.group("time1") or m.group("time2")
+    clock = (
+        m.group("time1") or m.group("time2") or m.group("hour1") or m.groupdict().get("event_time")
+    )
     at = _clock(clock) if clock else None
     if clock and at is None:
         return None
+    if m.group("rel3"):
+        at = _REL_TIMES["cob" if squash(m.group("rel3")).startswith(("cob", "close")) else "eod"]
     day = _day(m, now, before=before)
     if day is None:
-        if at is None:
+        if at is None or m.group("n1"):
             return None
         rel = (m.group("rel2") or "today").lower()
         day = now.date() + timedelta(days=1 if rel == "tomorrow" else 0)
@@ -643,6 +714,8 @@ def _day(m: re.Match[str], now: datetime, *, before: bool) -> date | None:
         return _holiday(m.group("hol"), today)
     if m.group("day3"):
         return _day_of_month(int(m.group("day3")), today)
+    if m.group("n1"):
+        return _numeric_date(m)
     month_name = m.group("mon1") or m.group("mon2")
     if month_name:
         month = lexicon.MONTHS[month_name.lower()]
@@ -654,6 +727,19 @@ def _day(m: re.Match[str], now: datetime, *, before: bool) -> date | None:
             found = date(year + 1, month, day)
         return found
     return None
+
+
+def _numeric_date(m: re.Match[str]) -> date | None:
+    """The day of "14.12.2026" or "14/12/2026" (see :data:`_NUMERIC_DATE`); None when a slashed
+    date could be read either way ("03/04/2026") or names no real day."""
+    first, second, year = int(m.group("n1")), int(m.group("n2")), int(m.group("ny"))
+    if m.group("nsep") == "/" and first <= 12 and second <= 12 and first != second:
+        return None
+    day, month = (second, first) if m.group("nsep") == "/" and second > 12 else (first, second)
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
 
 
 _HOLIDAYS = {"christmaseve": (12, 24), "newyearseve": (12, 31), "newyeareve": (12, 31)}
@@ -683,7 +769,7 @@ def _clock(text: str) -> time | None:
     if m is None:
         return None
     if m.group("word"):
-        return time(12, 0) if m.group("word").lower() == "noon" else time(23, 59, 59)
+        return time(23, 59, 59) if m.group("word").lower() == "midnight" else time(12, 0)
     hour, minute = int(m.group("h")), int(m.group("m") or 0)
     ampm = (m.group("ampm") or "").lower().replace(".", "")
     if ampm:
