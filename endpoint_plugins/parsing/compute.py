@@ -73,11 +73,16 @@ _NODES_RE = re.compile(
     r"[\s-]+"
     r"|(?:cpu|compute|worker|physical|whole|full|standard|regular|large[\s-]memory|big[\s-]memory|"
     rf"high[\s-]memory|fat|exclusive|dedicated|bare[\s-]metal|multi[\s-]core)[\s-]+"
+    r"|(?P<such>such|identical|similar|(?:of\s+)?(?:these|those))[\s-]+"
     r"|(?P<arch>arm(?:64)?|aarch64|x86(?:[_-]64)?|amd64|power(?:9|10)?|ppc64le|epyc|xeon|grace|"
     r"a64fx|risc-?v)[\s-]+)?"
     rf"{alternation(lexicon.NODE_WORDS)}{_UNIT_END}",
     FLAGS,
 )
+_SUCH_HINT_RE = re.compile(
+    r"\w\s+(?:such|identical|similar|of\s+these|of\s+those|these|those)\s+\w", FLAGS
+)
+"""Cheap guard before looking for "6 such nodes" (see ``such_at`` below)."""
 _EACH_NODE_HAS_RE = re.compile(
     r"(?:one|1)\s+(?:node|machine|host|server|computer)\s+(?:has|have|having|with|gets?)\s+\d",
     FLAGS,
@@ -369,7 +374,7 @@ _GPU_MEMORY_PER_GPU_RE = re.compile(
 )
 """A size counted per GPU ("48 GB per GPU", "80GB/gpu"): the GPU's memory, not the node's."""
 _GPU_MEMORY_HAS_RE = re.compile(
-    rf"(?<!\w)(?:(?:{_MODEL_PHRASE})\s*)?{_GPU_MEM_WORD}\s*(?:each\s+)?"
+    rf"(?<!\w)(?:(?:{_MODEL_PHRASE})\s*)?{_GPU_MEM_WORD}(?:\s+{_VENDOR})?\s*(?:each\s+)?"
     r"(?:(?:that|which)\s+(?=(?:must|should|will|would|needs?|has|have|having|requires?)\s))?"
     r"(?:\(\s*|with\s+|of\s+|(?:must|should|will|would)\s+(?:have|need)\s+|needs?\s+|has\s+"
     r"|have\s+|having\s+|requires?\s+)"
@@ -380,7 +385,8 @@ _GPU_MEMORY_HAS_RE = re.compile(
     FLAGS,
 )
 """GPUs described by their memory: "GPUs with 80 GB", "each GPU needs 24 GB", "A100 GPUs (80
-GB each)", "4 GPUs of 40 GB memory". A size that describes a GPU is never the node's memory."""
+GB each)", "4 GPUs of 40 GB memory", "4 GPU NVIDIA of 24 GB" (the vendor after the noun). A
+size that describes a GPU is never the node's memory."""
 _MEMORY_SCOPED_RE = re.compile(rf"{SIZE}(?P<scope>{PER_NODE}|{PER_CORE})", FLAGS)
 _BARE_SIZE_RE = re.compile(
     rf"{SIZE}(?!\s*of\s+(?!(?:{_MEMORY})(?!\w)))(?!\s*(?:of\s+)?(?:[\w-]+\s+)?(?:scratch|disk|storage|space|ssd|nvme|lustre|gpfs|"
@@ -399,7 +405,8 @@ _NOT_MEMORY_CONTEXT_RE = re.compile(
 """Words that make a size in the sentence something other than the node's memory."""
 _SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|\n\s*\n|\n\s*[-*#]")
 _COMPUTE_WORD_RE = re.compile(
-    r"(?<![a-z])(?:cores?|cpus?|nodes?|gpus?|threads|ranks|vcpus?)(?![a-z])", FLAGS
+    r"(?<![a-z])(?:cores?|cpus?|nodes?|gpus?|threads|ranks|vcpus?|process(?:es|ors)|procs|tasks)(?![a-z])",
+    FLAGS,
 )
 _MEMORY_NAMES = ("memory",)
 _MEMORY_TYPO_RE = re.compile(
@@ -433,6 +440,20 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     c = draft.compute
 
     node_spans: list[tuple[int, int]] = []
+    such_at = (
+        [m.start() for m in _NODES_RE.finditer(scanner.text) if m.group("such")]
+        if _SUCH_HINT_RE.search(scanner.text)
+        else []
+    )
+    """Where a count of nodes described before starts ("6 such nodes", "4 of these nodes")."""
+
+    def described(m: re.Match[str], n: int) -> bool:
+        """ "a node with 32 cores ... 6 such nodes": the one node is the shape of each, so
+        what it has is per node, but it is no count of nodes."""
+        if n != 1 or not any(at > m.end() for at in such_at):
+            return False
+        node_spans.append(m.span())
+        return True
 
     def cpu_only(m: re.Match[str]) -> bool:
         if m.group(0)[:1] in "cC" and _CPU_KIND_BEFORE_RE.search(
@@ -458,6 +479,8 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         if n is None or not in_range(n, 1, MAX_NODES):
             return False
         text = m.group(0)
+        if described(m, n):
+            return True
         if (
             n == 1
             and node_spans
@@ -503,6 +526,8 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         return True
 
     def one_node(m: re.Match[str]) -> bool:
+        if described(m, 1):
+            return True
         if node_spans and _CLAUSE_BREAK_RE.search(m.string, node_spans[-1][1], m.start()) is None:
             return False  # "2 nodes, one machine with 64 cores": the size of each node
         c.nodes.append(Mention(1, m.group(0)))
@@ -767,6 +792,27 @@ _ONE_NODE_AFTER_RE = re.compile(
 """After a core count: "32 cores on a single node", "all 128 cores of that node": per node."""
 
 
+_ONE_PER_JOB_RE = re.compile(
+    r"(?<!\w)(?:(?:one|a\s+single|1|each|every)\s+(?P<unit>[a-z]{3,20}?)s?\s+(?:per|a|for\s+each|"
+    r"is\s+(?:its\s+own|one|a\s+separate))\s+job"
+    r"|(?:one|a|1)\s+job\s+(?:per|for\s+each|for\s+every|for\s+one)\s+(?P<unit2>[a-z]{3,20}?)s?)"
+    r"(?!\w)",
+    FLAGS,
+)
+"""The unit of work is the job itself: "one subject per job", "a job per sample", "each
+sample is its own job". What each such unit needs is then what the job needs."""
+_EACH_UNIT_RE = re.compile(r"(?<!\w)(?:each|every)\s+(?P<unit>[a-z]{3,20}?)s?(?!\w)", FLAGS)
+
+
+def _unit_is_the_job(text: str, window: str) -> bool:
+    """Whether the "each X" in ``window`` names a unit the text makes one job of."""
+    each = [m.group("unit").lower() for m in _EACH_UNIT_RE.finditer(window)]
+    if not each:
+        return False
+    jobs = {(m.group("unit") or m.group("unit2")).lower() for m in _ONE_PER_JOB_RE.finditer(text)}
+    return each[-1] in jobs
+
+
 def unit_of_work_before(text: str, start: int) -> bool:
     """Whether the clause before ``start`` is about one unit of work inside the job ("each
     trajectory is one core and about 30 minutes"): an amount there sizes the unit, not the job.
@@ -784,6 +830,8 @@ def per_task(text: str, start: int, end: int) -> bool:
     window = text[max(0, start - 60) : start]
     if _ONE_NODE_LATER_RE.match(text, end):
         return False  # "each assembly needs 64 cores and 500 GB on a single node": a node's size
+    if "job" in text and _unit_is_the_job(text, window):
+        return False  # "one subject per job. Each subject needs 8 cores": the job's cores
     return bool(
         _PER_TASK_BEFORE_RE.search(window)
         or _PER_TASK_AFTER_RE.match(text, end)
@@ -805,7 +853,10 @@ def _per_task_memory(scanner: Scanner, start: int, end: int) -> bool:
     """
     if _ONE_NODE_LATER_RE.match(scanner.original, end):
         return False  # "each assembly needs 500 GB of RAM on a single node": the node's memory
-    return bool(_PER_TASK_MEMORY_RE.search(scanner.original[max(0, start - 60) : start]))
+    window = scanner.original[max(0, start - 60) : start]
+    if "job" in scanner.original and _unit_is_the_job(scanner.original, window):
+        return False  # "one sample per job; each sample needs 16 GB": the job's memory
+    return bool(_PER_TASK_MEMORY_RE.search(window))
 
 
 def _per_task_phrase(text: str, m: re.Match[str]) -> str:

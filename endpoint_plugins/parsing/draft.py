@@ -103,6 +103,8 @@ class Draft:
     low_latency: bool = False
     speed_gbps: Mention[float] | None = None
     storage: dict[StorageKind, float | None] = field(default_factory=dict)
+    scratch_sized: bool = False
+    """A size was said of scratch or disk ("2 TB of scratch"): no object store's free space."""
     container: ContainerRequirement | None = None
     rootless: bool = False
     mpi: MPIRequirement | None = None
@@ -243,13 +245,19 @@ class Draft:
         """One storage requirement per kind, in the order the kinds were named.
 
         A size said apart from its kind ("GPFS, and we need 50 TB free there") belongs to the
-        one kind named without a size; "scratch" with no size says nothing more once a
-        specific kind is named ("10 TB of Lustre scratch").
+        one kind named without a size, unless that kind is an object store and the size was
+        said of scratch ("data in an S3 bucket ... 2 TB of scratch": two storages); "scratch"
+        with no size says nothing more once a specific kind is named ("10 TB of Lustre
+        scratch").
         """
         storage = dict(self.storage)
         unsized = [k for k, v in storage.items() if v is None and k is not StorageKind.ANY]
         loose = storage.get(StorageKind.ANY)
-        if loose is not None and len(unsized) == 1:
+        if (
+            loose is not None
+            and len(unsized) == 1
+            and not (unsized[0] is StorageKind.S3 and self.scratch_sized)
+        ):
             storage[unsized[0]] = loose
             del storage[StorageKind.ANY]
         if StorageKind.ANY in storage and storage[StorageKind.ANY] is None and len(storage) > 1:

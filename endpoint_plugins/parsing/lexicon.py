@@ -771,7 +771,16 @@ DURATION_PHRASES_S: dict[str, int] = {
 }
 """Durations written without a number."""
 
-CURRENCY_WORDS: tuple[str, ...] = ("usd", "dollars", "dollar", "bucks")
+CURRENCY_WORDS: tuple[str, ...] = (
+    "usd",
+    "dollars",
+    "dollar",
+    "bucks",
+    "us dollars",
+    "us dollar",
+    "u.s. dollars",
+    "american dollars",
+)
 
 FREE_OF_CHARGE_WORDS: tuple[str, ...] = (
     "free of charge",

@@ -142,7 +142,13 @@ _SENTENCE_END_RE = re.compile(r"[.!?;](?=\s|$)|\n\s*\n|\n\s*#")
 
 # -- budget ----------------------------------------------------------------------------------
 
-_AMOUNT = r"(?:\d{1,3}(?:,\d{3}){1,3}|\d{1,9})(?:\.\d{1,2})?"
+_AMOUNT = (
+    r"(?<!\d[ \u2009\u202f\u00a0'])"
+    r"(?:\d{1,3}(?:,\d{3}){1,3}|\d{1,3}(?:[ \u2009\u202f\u00a0']\d{3}){1,3}(?!\d)|\d{1,9})"
+    r"(?:\.\d{1,2})?"
+)
+"""An amount of money; thousands may be grouped with a comma, a space or an apostrophe ("2 000
+US dollars"), and a group is never read alone as an amount."""
 _CURRENCY = alternation(lexicon.CURRENCY_WORDS)
 _LIMIT = (
     r"(?:under|below|less\s+than|at\s+most|max(?:imum)?|up\s+to|no\s+more\s+than|"
@@ -152,14 +158,16 @@ _BUDGET_WORD = (
     r"(?:(?:a|my|the|total)\s+)?budget(?:\s+(?:of|is|at|:|=))?(?:\s+" + _LIMIT + r")?"
     r"|(?:costs?|costing|spend|spending|pay|paying|price)(?:\s+" + _LIMIT + r")?"
 )
+_THOUSAND = r"(?:k|\s*thousand(?!\w))"
+"""A thousands multiplier: "$1.5k", "2 thousand dollars", "a budget of 1.5 thousand"."""
 _MONEY = (
-    rf"(?:\$|us\$|usd\s*)\s*(?P<a1>{_AMOUNT})(?P<k1>k)?(?!\w|[.,]\d)"
-    rf"|(?<![\w.,])(?P<a2>{_AMOUNT})(?P<k2>k)?\s*(?:{_CURRENCY}(?!\w)|\$)"
+    rf"(?:\$|us\$|usd\s*)\s*(?P<a1>{_AMOUNT})(?P<k1>{_THOUSAND})?(?!\w|[.,]\d)"
+    rf"|(?<![\w.,])(?P<a2>{_AMOUNT})(?P<k2>{_THOUSAND})?\s*(?:{_CURRENCY}(?!\w)|\$)"
 )
 _AFTER_MONEY = r"(?:\s+(?:budget|max(?:imum)?|limit|tops|or\s+less|at\s+most)(?!\w))?"
 _BUDGET_RE = re.compile(
     rf"(?<!\w)(?:(?:{_BUDGET_WORD}|{_LIMIT})\s*:?\s*)?(?:{_MONEY}){_AFTER_MONEY}"
-    rf"|(?<!\w)budget(?:\s+(?:of|is))?\s*[:=]?\s*(?P<a3>{_AMOUNT})(?P<k3>k)?(?!\w|[.,]\d)",
+    rf"|(?<!\w)budget(?:\s+(?:of|is))?\s*[:=]?\s*(?P<a3>{_AMOUNT})(?P<k3>{_THOUSAND})?(?!\w|[.,]\d)",
     FLAGS,
 )
 _FREE_RE = re.compile(rf"(?<!\w){alternation(lexicon.FREE_OF_CHARGE_WORDS)}(?!\w)", FLAGS)
@@ -248,6 +256,8 @@ def extract_storage(scanner: Scanner, draft: Draft) -> None:
             return False
         kind = m.groupdict().get("kind")
         draft.add_storage(_kind(kind) if kind else StorageKind.ANY, size)
+        if re.search(r"scratch|disk", (kind or m.groupdict().get("noun") or ""), FLAGS):
+            draft.scratch_sized = True
         sized_at.append(m.start())
         return True
 
@@ -346,7 +356,8 @@ def extract_budget(scanner: Scanner, draft: Draft) -> None:
         kilo = any(m.group(f"k{i}") for i in (1, 2, 3))
         if amount is None:
             return False
-        value = round(float(amount.replace(",", "")) * (1000 if kilo else 1), 2)
+        digits = re.sub(r"[,'\s\u2009\u202f\u00a0]", "", amount)
+        value = round(float(digits) * (1000 if kilo else 1), 2)
         if not in_range(value, 0, MAX_BUDGET_USD):
             return False
         _set_budget(draft, value, m.group(0))

@@ -244,14 +244,16 @@ _SIZE_NUMBER = (
     rf"(?:(?P=sep)\d{{3}}){{0,2}}(?![\d.,]\d)"
     r"|(?<![\w.,$])\d{1,4},\d{1,2}(?![\d.,]\d)"
     r"|(?<!\w)(?:an?|one)\s+(?=(?:giga|tera|peta)bytes?(?!\w))"
+    r"|(?<!\w)(?:half|(?:a\s+)?quarter)\s+(?:of\s+)?(?:an?|one)\s+"
+    r"(?=(?:(?:giga|tera|peta)bytes?|[gtp]i?b)(?!\w))"
 )
 """The number of a size, as people write it: "1.5", thousands grouped with a comma, an
 apostrophe or a thin space ("1,500", "1'000", "2\u202f000"), a decimal comma ("1,5 TB": one or
 two digits after the comma, so never a thousands group), and "a"/"one" before a unit spelled
-out ("a terabyte of disk")."""
+out ("a terabyte of disk"), and a fraction of one unit ("half a terabyte", "a quarter of a TB")."""
 
 SIZE = (
-    rf"(?=[\dAaOo])(?P<num>{_SIZE_NUMBER})"  # every branch starts so: fail fast elsewhere
+    rf"(?=[\dAaOoHhQq])(?P<num>{_SIZE_NUMBER})"  # every branch starts so: fail fast elsewhere
     rf"(?:\s*(?P<unit>{alternation(_LONG_SIZE_UNITS)})|(?P<short>[{''.join(_SHORT_SIZE_UNITS)}]))"
     r"(?!\w)(?!/(?!\s*(?:node|host|machine|server|instance|vm|core|cpu|gpu|task|rank)s?(?!\w)))"
 )
@@ -298,7 +300,11 @@ def to_count(text: str) -> int | None:
 def size_number(text: str) -> float:
     """The value of a :data:`SIZE` number: "1,5" is 1.5, "1,500" and "1'000" are thousands."""
     text = text.strip().lower()
-    if text.isalpha() or not text[-1].isdigit():
+    if not text[-1].isdigit():
+        if text.startswith("half"):
+            return 0.5  # "half a terabyte"
+        if "quarter" in text:
+            return 0.25  # "a quarter of a terabyte"
         return 1.0  # "a terabyte", "one gigabyte"
     if re.fullmatch(r"\d{1,4},\d{1,2}", text):
         return float(text.replace(",", "."))

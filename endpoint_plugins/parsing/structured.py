@@ -277,6 +277,13 @@ _TIME_KEY_RE = re.compile(
 )
 
 
+_SPEED_KEY_RE = re.compile(
+    r"(?:min|minimum|req|required|requested)?(?=link|net|interconnect|fabric|nic|bandwidth|speed|bw)"
+    r"(?:link|network|net|interconnect|fabric|nic)?(?:bandwidth|speed|bw|rate)?(?:gbps|gbits|gbit)"
+)
+"""A key for a link speed that names its unit ("min_bandwidth_gbps", "network_speed_gbit")."""
+
+
 def _canonical_key(key: str) -> str:
     """One spelling per key: aliases, "per box/host/machine" is per node, and a time key that
     names its unit ("max_runtime_hours", "runtime_minutes") is hours or minutes."""
@@ -284,6 +291,8 @@ def _canonical_key(key: str) -> str:
     key = _KEY_ALIASES.get(key, key)
     if key not in _KEYS and re.search("time|clock|wall", key) and _TIME_KEY_RE.fullmatch(key):
         return "time"  # "max_walltime", "requested_runtime", "total_wallclock"
+    if key not in _KEYS and _SPEED_KEY_RE.fullmatch(key):
+        return "minlinkgbps"  # "min_bandwidth_gbps", "network_speed_gbit"
     for unit, canonical in (("hours", "hours"), ("hrs", "hours"), ("minutes", "minutes")):
         stem = key.removesuffix(unit)
         if stem != key and stem and _TIME_KEY_RE.fullmatch(stem):
