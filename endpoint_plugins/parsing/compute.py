@@ -33,6 +33,7 @@ from endpoint_plugins.parsing.scanner import (
     lookup,
     sentence_around,
     size_in_gb,
+    starts_with,
     to_count,
 )
 from providers.wire.requirements import Feature, GpuVendor
@@ -278,7 +279,9 @@ _NODES_KEY_RE = re.compile(
 )
 """``nodes: 4``, ``node count 4``; never "each node 64 cores" (the size of a node)."""
 _TOTAL_BEFORE = (
-    r"(?:(?P<pre>(?:a\s+)?total\s+of\s+|in\s+total\s+|total\s+|aggregate\s+)"
+    # every match starts with a digit, a number word or one of the words below
+    starts_with([*lexicon.NUMBER_WORDS, *"a total in aggregate each every per one".split()], True)
+    + r"(?:(?P<pre>(?:a\s+)?total\s+of\s+|in\s+total\s+|total\s+|aggregate\s+)"
     r"|(?P<prenode>(?:each|every|per|one|1)\s+(?:node|machine|host|server|computer)\s*,?\s*"
     r"(?:(?:with|has|have|having|needs?|gets?|should\s+have|must\s+have|:)\s+)?"
     r"(?:at\s+least\s+|minimum\s+)?))?"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from endpoint_plugins.parsing.draft import Draft, Mention
-from endpoint_plugins.parsing.scanner import FLAGS, Scanner, alternation
+from endpoint_plugins.parsing.scanner import FLAGS, Scanner, alternation, starts_with
 from providers.wire.requirements import Feature
 
 _FEATURE_WORDS: dict[Feature, tuple[str, ...]] = {
@@ -87,8 +87,14 @@ _NOT_WANTED = (
     r"(?:needed|required|necessary|essential|mandatory|wanted|used|an\s+option|allowed|permitted)"
 )
 """After a feature: "MPI isn't required", "GPUs are not necessary", "MPI won't be needed"."""
+_NEGATED_FIRST = starts_with(
+    [*_SPELLING, *"no without w/o zero non neither not nothing none never is are isn't".split()]
+    + "aren't don't do doesn't does won't will shouldn't should didn't can't cannot".split()
+)
+"""The first letters of every alternative below (the feature names and the words of
+:data:`_NOT`): most words start with none of them, and are passed over in one test."""
 _NEGATED_RE = re.compile(
-    rf"(?<![\w-])(?:"
+    rf"(?<![\w-]){_NEGATED_FIRST}(?:"
     rf"(?:no|without|w/o|zero|non)[\s-]+(?:need\s+(?:(?:for|of)\s+)?)?{_ARTICLE}{_FEATURE}{_MORE}"
     rf"|neither\s+{_ARTICLE}{_FEATURE}{_MORE}"
     rf"|neither\s+(?:of\s+(?:them|these|those|the\s+\w+)|\w+)\s+(?:really\s+)?{_NEED}\s+"

@@ -170,6 +170,10 @@ _BUDGET_RE = re.compile(
     rf"|(?<!\w)budget(?:\s+(?:of|is))?\s*[:=]?\s*(?P<a3>{_AMOUNT})(?P<k3>{_THOUSAND})?(?!\w|[.,]\d)",
     FLAGS,
 )
+_BUDGET_HINT_RE = re.compile(rf"\$|usd|budget|\dk?\s*(?:{_CURRENCY})", FLAGS)
+"""What every match of :data:`_BUDGET_RE` contains: a dollar sign, "usd", "budget", or a
+currency right after the amount. Most requests name no money, and the full pattern tries each
+of its cost and limit words at every word."""
 _FREE_RE = re.compile(rf"(?<!\w){alternation(lexicon.FREE_OF_CHARGE_WORDS)}(?!\w)", FLAGS)
 
 
@@ -367,7 +371,8 @@ def extract_budget(scanner: Scanner, draft: Draft) -> None:
         _set_budget(draft, 0.0, m.group(0))
         return True
 
-    scanner.take(_BUDGET_RE, money)
+    if _BUDGET_HINT_RE.search(scanner.text):
+        scanner.take(_BUDGET_RE, money)
     scanner.take(_FREE_RE, free)
 
 

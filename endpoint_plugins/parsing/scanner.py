@@ -184,6 +184,19 @@ def _any_case(char: str) -> str:
     return "[" + "".join(re.escape(c) for c in matches) + "]"
 
 
+def starts_with(spellings: Iterable[str], digits: bool = False) -> str:
+    """A look-ahead for the first letters of ``spellings`` (and any digit, if ``digits``).
+
+    Put before an alternation that tries many words at every position of the text, it lets the
+    regex engine reject a position with one character test instead of one per word. It must
+    list the first character of every alternative, or the pattern loses matches: callers pass
+    every word their pattern can start with. Used with ``re.IGNORECASE``, as the patterns are,
+    each letter matches all its cases.
+    """
+    firsts = sorted({_tokens(spelling)[0].lower() for spelling in spellings})  # as alternation
+    return "(?=[" + (r"\d" if digits else "") + "".join(map(re.escape, firsts)) + "])"
+
+
 def lookup(table: dict[str, tuple[str, ...]], found: str) -> str | None:
     """The canonical key whose spelling matches ``found`` (separators and case ignored)."""
     return _index(id(table), table).get(squash(found))

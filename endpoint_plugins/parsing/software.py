@@ -141,6 +141,11 @@ _PAREN_SPEC_RE = re.compile(
     FLAGS,
 )
 """Spack variants in brackets after the package: "gromacs 2024.3 (+mpi)", "hdf5 (~mpi)"."""
+_PAREN_HINT_RE = re.compile(
+    rf"\(\s*(?:(?:a\s+|the\s+)?(?:{alternation(lexicon.VARIANT_WORDS)})[\s-]|[+~][a-z])", FLAGS
+)
+"""What both bracketed-variant patterns must contain ("(Kokkos build", "(+mpi"): one search for
+it skips their costly scans, which try every catalogue name at every word, on most texts."""
 _SPACED_SPEC_RE = re.compile(
     r"(?<![\w.+~-])(?P<name>[a-z][a-z0-9_-]*?[a-z0-9])"
     rf"@(?P<spec>{VERSION})(?P<variants>(?:[^\S\n]+[+~][a-z][a-z0-9_-]*)+)(?![\w+~.])",
@@ -180,6 +185,11 @@ _WITH_VARIANT_RE = re.compile(
     FLAGS,
 )
 """Variants after the name: "GROMACS 2023 with CUDA", "hdf5 built without MPI"."""
+_WITH_HINT_RE = re.compile(
+    rf"(?:with|without|w/o|w/|minus|plus)\s+(?:the\s+)?(?:{_VARIANT_WORDS})", FLAGS
+)
+"""What every match of :data:`_WITH_VARIANT_RE` contains ("with CUDA"): a cheap test that
+skips the costly pattern on most texts."""
 _BUILT_WITH_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}"
     r"(?:\s+(?:code|library|package|solver|tool|toolkit|framework))?(?:\s*\([^()]{1,40}\))?\s*,?\s*"
@@ -386,14 +396,16 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
         variants = re.findall(r"[+~][a-z][a-z0-9_-]*", m.group("variants").lower())
         return _record(draft, m, variants, built=True)
 
-    scanner.take(_PAREN_VARIANT_RE, before)
-    scanner.take(_PAREN_SPEC_RE, listed)
+    if _PAREN_HINT_RE.search(scanner.text):
+        scanner.take(_PAREN_VARIANT_RE, before)
+        scanner.take(_PAREN_SPEC_RE, listed)
     scanner.take(_SPACED_SPEC_RE, listed)
     if _BUILT_HINT_RE.search(scanner.text):
         scanner.take(_BUILT_WITH_RE, built)
 
     scanner.take(_SPACK_SPEC_RE, spack)
-    scanner.take(_WITH_VARIANT_RE, after)
+    if _WITH_HINT_RE.search(scanner.text):
+        scanner.take(_WITH_VARIANT_RE, after)
     if _ENABLED_HINT_RE.search(scanner.text):  # the full pattern is costly; most texts lack it
         scanner.take(_ENABLED_AFTER_RE, before)
     scanner.take(_PREFIX_VARIANT_RE, before)

@@ -675,16 +675,23 @@ _COMMANDS_RE = re.compile(
     r"|flux\s+(?:run|submit|batch|alloc))(?![\w-])",
     FLAGS,
 )
-_FILE_RE = re.compile(
-    r"(?<![\w/.-])(?!(?-i:[A-Z])[\w-]*\.jl(?![\w.]))(?:\.{0,2}/)?[\w./-]*\w\.(?:sh|pbs|slurm|sbatch|bsub|lsf|job|py|jl|r|m|in|"
+_FILE_EXTENSIONS = (
+    r"(?:sh|pbs|slurm|sbatch|bsub|lsf|job|py|jl|r|m|in|"
     r"inp|cfg|conf|ini|ya?ml|json|txt|csv|h5|nc|sif|img|tar|gz|log|out|dat|xyz|pdb|mdp|tpr|"
     r"gro|top|lmp|data|ipynb|toml|exe|sdf|mol2|pdbqt|fasta|fa|fastq|fq|bam|cram|vcf|bed|gtf|"
     r"h5ad|nii|dcd|xtc|trr|parquet|zarr|npy|npz|pt|ckpt|gguf|safetensors|tif|tiff|png|jpg|"
-    r"mp4|wav|flac|grib|grb2|pbf|shp|las|laz|root|sav|mat|xlsx|zip)(?![\w.])"
-    r"|(?<![\w])\./[\w./-]+",
+    r"mp4|wav|flac|grib|grb2|pbf|shp|las|laz|root|sav|mat|xlsx|zip)"
+)
+_FILE_RE = re.compile(
+    r"(?<![\w/.-])(?!(?-i:[A-Z])[\w-]*\.jl(?![\w.]))(?:\.{0,2}/)?[\w./-]*\w\."
+    + _FILE_EXTENSIONS
+    + r"(?![\w.])|(?<![\w])\./[\w./-]+",
     FLAGS,
 )
 """Script and data file names, and ``./program`` paths: what the job runs, not a requirement."""
+_FILE_HINT_RE = re.compile(rf"\.(?:/|{_FILE_EXTENSIONS}(?![\w.]))", FLAGS)
+"""What every match of :data:`_FILE_RE` contains, found by a fast search for the dot: most
+requests name no file, and the full pattern reads every word up to its end."""
 _NOT_WANTED = frozenset(
     (
         "no",
@@ -1443,7 +1450,8 @@ def extract_structured(scanner: Scanner, draft: Draft, now: datetime) -> None:
     scanner.take(_EQUALS_RE, pairs.equals)
     scanner.take(_COLON_RE, pairs.colon)
     pairs.finish()
-    scanner.take(_FILE_RE, lambda m: True)
+    if _FILE_HINT_RE.search(scanner.text):
+        scanner.take(_FILE_RE, lambda m: True)
     if script:
         scanner.take(_SHELL_LINE_RE, lambda m: _interpreter(draft, m.group(0).lstrip(" \t$")))
         _blank_programs(scanner, draft)

@@ -25,6 +25,7 @@ from endpoint_plugins.parsing.scanner import (
     Scanner,
     alternation,
     squash,
+    starts_with,
     to_count,
 )
 from endpoint_plugins.parsing.vocabulary import typo_of
@@ -52,8 +53,11 @@ _ISO_DURATION = (
 _ISO_DURATION_RE = re.compile(
     r"P(?:(?P<d>\d{1,3})D)?(?:T(?:(?P<h>\d{1,4})H)?(?:(?P<m>\d{1,5})M)?(?:(?P<s>\d{1,6})S)?)?"
 )
+_DURATION_WORDS = [*lexicon.DURATION_PHRASES_S, *lexicon.NUMBER_WORDS, "PT"]
+"""The words a duration can start with, besides digits ("PT" for ISO 8601)."""
 DURATION = (
-    rf"{NOT_NEGATIVE}(?<![\w.,$:])(?:{alternation(lexicon.DURATION_PHRASES_S)}(?!\w)"
+    starts_with(_DURATION_WORDS, digits=True)  # one test rejects most positions
+    + rf"{NOT_NEGATIVE}(?<![\w.,$:])(?:{alternation(lexicon.DURATION_PHRASES_S)}(?!\w)"
     rf"|{_ISO_DURATION}|{_H_MM}"
     rf"|{_SEGMENT}(?:\s*(?:,\s*|and\s+)?{_SEGMENT}){{0,3}}{_HALF})"
 )
@@ -81,8 +85,10 @@ _CATALOGUED_NAMES = alternation(
     s for name, spellings in lexicon.SOFTWARE.items() for s in (name, *spellings)
 )
 """After "3 hours of", a catalogued package makes it run time ("3h of Blender rendering")."""
+_RUN_FOR_WORDS = "for about around approximately roughly takes taking lasting lasts ~".split()
 _RUN_FOR_RE = re.compile(
-    r"(?:(?<!\w)(?:for|about|around|approximately|roughly|takes?|taking|lasting|lasts?|~)\s+"
+    starts_with([*_RUN_FOR_WORDS, *_DURATION_WORDS], digits=True)  # the words that open it
+    + r"(?:(?<!\w)(?:for|about|around|approximately|roughly|takes?|taking|lasting|lasts?|~)\s+"
     r"(?:(?:about|around|approximately|roughly|up\s+to|at\s+most)\s+)?)?"
     rf"(?P<dur>{DURATION})"
     rf"(?:\s+(?:of\s+)?{alternation(lexicon.WALLTIME_WORDS)}(?!\w))?"
