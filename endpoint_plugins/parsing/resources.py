@@ -170,7 +170,7 @@ _BUDGET_RE = re.compile(
     rf"|(?<!\w)budget(?:\s+(?:of|is))?\s*[:=]?\s*(?P<a3>{_AMOUNT})(?P<k3>{_THOUSAND})?(?!\w|[.,]\d)",
     FLAGS,
 )
-_BUDGET_HINT_RE = re.compile(rf"\$|usd|budget|\dk?\s*(?:{_CURRENCY})", FLAGS)
+_BUDGET_HINT_RE = re.compile(rf"\$|usd|budget|\d{_THOUSAND}?\s*(?:{_CURRENCY})", FLAGS)
 """What every match of :data:`_BUDGET_RE` contains: a dollar sign, "usd", "budget", or a
 currency right after the amount. Most requests name no money, and the full pattern tries each
 of its cost and limit words at every word."""

@@ -174,20 +174,19 @@ _EXPLICIT_SPEC = (
 """A version that says it is one, after a variant: "GROMACS with CUDA, version 2024 or later"."""
 _WITH_TYPOS = "wiht|wtih|whith|wih|witn"
 """Slips of the keyboard for "with" (swapped, doubled or dropped letters): "LAMMPS wiht Kokkos"."""
+_WITH_WORDS = rf"(?:with|without|w/o|w/|minus|plus|{_WITH_TYPOS})"
 _WITH_VARIANT_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*[,(]?\s*"
     r"(?P<built>(?:that\s+is\s+|which\s+is\s+|(?:has|have|needs?)\s+to\s+be\s+|must\s+be\s+|"
     r"should\s+be\s+)?(?:built|compiled|configured|patched)\s+)?"
-    rf"(?P<how>with|without|w/o|w/|minus|plus|{_WITH_TYPOS})\s+(?:the\s+)?(?:(?P<v>{_VARIANT_WORDS})"
+    rf"(?P<how>{_WITH_WORDS})\s+(?:the\s+)?(?:(?P<v>{_VARIANT_WORDS})"
     r"(?P<support>\s+(?:support|enabled|backend|acceleration|offload|package|variant))?)"
     r"(?![\w-]|\.\w|\s+v?\d)"
     rf"(?:\s*\)?\s*,?\s*(?P<spec2>{_EXPLICIT_SPEC}))?",
     FLAGS,
 )
 """Variants after the name: "GROMACS 2023 with CUDA", "hdf5 built without MPI"."""
-_WITH_HINT_RE = re.compile(
-    rf"(?:with|without|w/o|w/|minus|plus)\s+(?:the\s+)?(?:{_VARIANT_WORDS})", FLAGS
-)
+_WITH_HINT_RE = re.compile(rf"{_WITH_WORDS}\s+(?:the\s+)?(?:{_VARIANT_WORDS})", FLAGS)
 """What every match of :data:`_WITH_VARIANT_RE` contains ("with CUDA"): a cheap test that
 skips the costly pattern on most texts."""
 _BUILT_WITH_RE = re.compile(

@@ -93,3 +93,43 @@ def test_the_one_edit_index_finds_what_comparing_every_choice_finds() -> None:
         near = [c for c in choices if abs(len(c) - len(text)) <= 1]
         full = process.extractOne(text, near, scorer=OSA.distance, score_cutoff=1) if near else None
         assert typo_of(text, choices, 1) == (full[0] if full else None), text
+
+
+def _sample_texts() -> list[str]:
+    """Many texts that the gated patterns do match: the dev corpus, every string literal of
+    the parser's test modules, and upper-case copies of both."""
+    import ast
+    from pathlib import Path
+
+    from secretary_executor.evaluation.corpus import load_corpus
+
+    here = Path(__file__).parent
+    texts = [r.text for r in load_corpus(here.parent / "data" / "requests", "dev-*.yaml")[1]]
+    for module in sorted(here.glob("test_parser*.py")):
+        for node in ast.walk(ast.parse(module.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                texts.append(node.value)
+    return texts + [t.upper() for t in texts]
+
+
+def test_a_hand_written_gate_holds_for_every_match_of_its_pattern() -> None:
+    """Some costly patterns run only when a cheap hint is found in the text (a hint written by
+    hand, where :func:`triggers` cannot derive one). A gate that misses a form the pattern
+    learned later silently drops that form, so every match must hold its gate's hint."""
+    from endpoint_plugins.parsing import resources, software, structured
+
+    gates = [
+        (software._WITH_HINT_RE, software._WITH_VARIANT_RE),
+        (software._PAREN_HINT_RE, software._PAREN_VARIANT_RE),
+        (software._PAREN_HINT_RE, software._PAREN_SPEC_RE),
+        (software._BUILT_HINT_RE, software._BUILT_WITH_RE),
+        (software._ENABLED_HINT_RE, software._ENABLED_AFTER_RE),
+        (resources._BUDGET_HINT_RE, resources._BUDGET_RE),
+        (structured._FILE_HINT_RE, structured._FILE_RE),
+    ]
+    texts = _sample_texts()
+    for gate, pattern in gates:
+        matched = [t for t in texts if pattern.search(t)]
+        assert matched, f"no sample text matches {pattern.pattern[:60]!r}"
+        hidden = [t for t in matched if not gate.search(t)]
+        assert not hidden, (gate.pattern, hidden[:3])
