@@ -1054,8 +1054,8 @@ class _Pairs:
         """The value names packages: plain words there count as names."""
         start, end = m.span("value")
         self.draft.name_spans.append((start, end))
-        first = re.match(r"\s*([A-Za-z][\w.+-]*)", value)
-        if first:
+        first = re.match(r"\s*([A-Za-z][\w.-]*(?:\+(?![A-Za-z]))*)", value)
+        if first:  # "gromacs+cuda": the name without its variant; "blast+" keeps its plus
             self.last_name = first.group(1).lower()
 
     def _version(self, key: str, value: str, text: str) -> bool:
