@@ -284,7 +284,7 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
             kind = "source"  # "MeerKAT continuum data", "DECam exposures": quoted, no package
             sourced = max(sourced, source)
         elif start < sourced and kind in ("unread", "name") and english_word(word):
-            kind = "prose"  # "continuum data", "exposures": English, no list item of packages
+            kind = "source"  # "continuum data", "exposures": quoted, no list item of packages
         if kind == "name" and cited_work(scanner.original, start, start + len(word)):
             kind = "unread"  # "et al., Nature 2013", "our CoRL 2023 paper"
         kinds.append(kind)
