@@ -24,10 +24,23 @@ _GREETING_RE = re.compile(
     FLAGS | re.M,
 )
 _ADDRESSEE_RE = re.compile(r"[A-Za-z][\w.'&/-]*")
+_FOREIGN_SIGN_OFFS = (
+    r"gracias|muchas\s+gracias|saludos|un\s+saludo|atentamente|obrigad[oa]|abra[c\u00e7]os|"
+    r"grazie(?:\s+mille)?|saluti|cordiali\s+saluti|ciao|merci(?:\s+beaucoup)?|cordialement|"
+    r"bien\s+[\u00e0a]\s+vous|amicalement|danke(?:\s+sch[\u00f6o]n)?|vielen\s+dank|"
+    r"(?:viele|beste|liebe)\s+gr[\u00fcu](?:\u00df|ss)e|mit\s+freundlichen\s+gr[\u00fcu](?:\u00df|ss)en|"
+    r"mfg|groet(?:en|jes)?|met\s+vriendelijke\s+groet|bedankt|dank\s+je(?:\s+wel)?|"
+    r"takk|kiitos|hilsen|dzi[\u0119e]kuj[\u0119e]|pozdrawiam|pozdrav|d[\u011be]kuji|"
+    r"arigato|arigatou|xie\s*xie|shukran|spasibo|te\s+[s\u015f]ekk[\u00fcu]rler"
+)
+"""Thanks and sign-offs in the languages of Europe and beyond that writers of English keep
+("Gracias,", "Ciao,", "Danke,", "Pozdrawiam,", "Groetjes,"), from the closing formulas of
+letter-writing guides: alone on a line after the request, before a name, they close it."""
 _SIGN_OFF_RE = re.compile(
-    r"^[ \t]*(?:many\s+thanks|thanks(?:\s+(?:a\s+lot|in\s+advance|again))?|thank\s+you|thx|"
+    r"^[ \t]*(?:(?:many\s+thanks|thanks(?:\s+(?:a\s+lot|in\s+advance|again))?|thank\s+you|thx|"
     r"thanx|thnx|ty|cheers|regards|best(?:\s+(?:regards|wishes))?|kind\s+regards|"
-    r"warm\s+regards|sincerely|yours|all\s+the\s+best|br|--+)\b[ \t]*[,.!]*",
+    r"warm\s+regards|sincerely|yours|all\s+the\s+best|br|--+)\b[ \t]*[,.!]*"
+    rf"|(?P<foreign>{_FOREIGN_SIGN_OFFS})[ \t]*[,.!]*(?=[ \t]*(?:\n|$)))",
     FLAGS | re.M,
 )
 
@@ -56,6 +69,8 @@ def extract_frame(scanner: Scanner, draft: Draft) -> None:
     ):
         scanner.blank(*greeting.span())
     for sign_off in _SIGN_OFF_RE.finditer(scanner.text):
+        if sign_off.group("foreign") and not scanner.text[: sign_off.start()].strip("\x00 \t\n"):
+            continue  # "Ciao" that opens the message greets; it closes nothing
         tail = scanner.text[sign_off.end() :]
         lines = [line for line in tail.splitlines() if line.strip()]
         if len(lines) <= MAX_SIGNATURE_LINES and all(

@@ -264,6 +264,23 @@ COUNTED_AFTER_RE = re.compile(
     re.I,
 )
 """What follows a count, not a release: "simulates 2.3 million", "households over 40 years"."""
+MEASURED_AFTER_RE = re.compile(
+    r"[^\S\n]*(?:(?:[fpn\u00b5u]|milli|micro|nano|pico|femto)?(?:s|secs?|seconds?)"
+    r"|ms|mins?|minutes?|h|hrs?|hours?"
+    r"|[kmgt]?hz|[nmck]?m|\u00b5m|um|\u00e5|angstroms?|[kmg]?pc|au|ly|light[\s-]years?"
+    r"|[mk]?g|kda|da|m_?sun|m_?sol|m\u2299|solar\s+mass(?:es)?|m_?jup|m_?earth|r_?sun|l_?sun"
+    r"|[mkgt]?ev|k?j|kcal|hartrees?|ry|[kmg]?pa|m?bar|atm|kelvin|deg(?:rees?)?|\u00b0[cf]?"
+    r"|[kmgtp]i?b|bytes|[kmgt]bits?|[kmgt]bps|gbit/s|gb/s|[gtpe]?flops|ppm|ppb|db|mag|arcsec|arcmin"
+    r"|sigma|\u03c3|mol|[mk]w|volts?|amps?)(?![\w\u2299])",
+    re.I,
+)
+"""A unit of measure after a number: the SI units and their prefixes, the units of astronomy
+(M_sun, pc, AU), chemistry (kcal, eV, Da, Hartree), data (GB, Gbit/s, TFLOPS) and time ("masses
+0.8 to 20 Msun", "a latency of 1.1 \u00b5s", "roughly 500 GB input"). A number with a unit is
+a quantity; a release number stands alone or before a word of releases ("foo 1.1 or newer")."""
+ORDINAL_RE = re.compile(r"^\d+(?:st|nd|rd|th)(?![a-z])", re.I)
+"""An ordinal ("19th", "2nd"): it counts a place in a series ("19th-century", "2nd-order"),
+never a release."""
 
 
 _YEAR_AFTER_RE = re.compile(r"\s*,?\s*\(?(?:19|20)\d\d[a-z]?\)?(?![\w.]\d)")
@@ -277,6 +294,52 @@ def cited_work(text: str, start: int, end: int) -> bool:
         return False
     before = text[max(0, start - 30) : start]
     return bool(CITED_BEFORE_RE.search(before) or VENUE_AFTER_RE.match(text, year.end()))
+
+
+_DATA_NOUNS = (
+    r"data|datasets?|data\s+sets?|observations?|exposures?|visibilit(?:y|ies)|images?|scans?|"
+    r"spectra|spectrum|frames|scenes|tiles|catalog(?:ue)?s?|surveys?|light\s*curves?|"
+    r"recordings?|readings|pointings|epochs|archives?|measurements?|mosaics|cubes|photometry|"
+    r"astrometry|time\s*series|telemetry|radiances|retrievals|granules|swaths|reads|"
+    r"waveforms|seismograms|traces|files|records|samples|cohorts?|acquisitions|sessions|"
+    r"volumes|slices|tiffs?|outputs"
+)
+_DATA_AFTER_RE = re.compile(
+    rf"[^\S\n]+(?:[a-z][a-z-]*[^\S\n]+)?(?:{_DATA_NOUNS})(?![\w-])"
+    r"(?=[^\S\n]*(?:$|[^\w\s]|\d|(?:the|a|an|and|or|of|on|over|to|for|with|from|in|into|by|at|as|"
+    r"is|are|was|were|via|using|through|per|each|that|which|so|but|we|i|it|they|need|needs|"
+    r"will|would|should|must|can|could)(?!\w)))",
+    re.I | re.M,
+)
+"""A data noun after the word, ending its noun phrase: punctuation, a number or a function
+word follows ("DECam exposures, plus", "MeerKAT data for"); "WRFDA data assimilation" goes on."""
+_NOT_BETWEEN = frozenset(
+    """
+    the a an and or of on over to for with from in into by at as is are was were be via using
+    this that these those its their our my your his her
+    """.split()
+)
+"""Function words: with one of them between the word and the data noun ("PyRate over the
+data", "RepeatMasker on samples") the word acts on the data, it is not where the data come
+from."""
+
+
+def data_source(text: str, start: int, word: str) -> int:
+    """A word that names where data come from, not what processes them: an instrument, a
+    telescope, a survey, a satellite or an archive, written as products are ("MeerKAT continuum
+    data", "DECam exposures", "Sentinel-2 scenes", "TESS light curves"). A data noun follows
+    it, at most one describing word between, and ends the noun phrase; the name is a proper
+    one (capitalised, as instruments are: a lower-case "pyGIMLi data inversion" is a tool).
+    Kept unread (quoted), never a package.
+
+    Returns:
+        Where the data noun ends, or 0 when the word is no data source.
+    """
+    m = _DATA_AFTER_RE.match(text, start + len(word))
+    if m is None or not word[:1].isupper():
+        return 0
+    between = m.group(0).split()
+    return m.end() if len(between) == 1 or between[0].lower() not in _NOT_BETWEEN else 0
 
 
 # Words that the place they stand in marks as something other than a package: the parts of
@@ -369,13 +432,61 @@ def placed_as_non_name(text: str, start: int, end: int) -> bool:
         if text[token_end] in ",\"')]}":
             break
         token_end += 1
-    token = text[token_start:token_end].rstrip(".:;/")
+    raw = text[token_start:token_end]
+    token = raw.rstrip(".:;/")
     if "@" in token and _EMAIL_RE.search(token):
         return True
+    if file_path(raw, start - token_start, end - token_start):
+        return True  # "workflow/Snakefile", "envs/tools.yaml", "pod5/": files and folders
+    if script_step(text, start, word):
+        return True  # "decomposePar" alone on a line of a script that loads its package
     image = _IMAGE_REF_RE.fullmatch(token)
     if image and start < token_start + image.end("path") and _image_like(image):
         return True  # "nvcr.io/nvidia/" of an image, "s3://bucket/" of a URL: no package
     return dotted_non_name(word)
+
+
+_NAMED_FILE_RE = re.compile(
+    r"^(?:[A-Z][a-z]*file|(?:make|snake|docker|container|jenkins|vagrant|gem|pip|just|rake)file"
+    r"|readme|license|licence|changelog)$"
+)
+"""Files named without an extension: the build and workflow files (Makefile, Snakefile,
+Dockerfile, Containerfile, Jenkinsfile) and the usual files of a repository (README)."""
+
+
+def file_path(token: str, start: int, end: int) -> bool:
+    """Whether ``token[start:end]`` is a part of a path: a folder written with its slash
+    ("pod5/", "asm/"), or a part of a path whose last part is a file ("workflow/Snakefile",
+    "envs/tools.yaml"). A module path names a package and its version ("lammps/2Aug2023",
+    "openfoam/11"): its last part is a version, no file, so it is kept."""
+    if "://" in token or "/" not in token:
+        return False
+    if token.endswith("/") and token[end:].startswith("/") and token[:start].count("/") < 3:
+        return "." not in token[start:end] and not token[start:end][:1].isdigit()
+    last = token.rstrip(".,:;").rsplit("/", 1)[-1]
+    return bool(last) and (dotted_non_name(last) or bool(_NAMED_FILE_RE.match(last)))
+
+
+_SCRIPT_RE = re.compile(r"^[ \t]*#(?:!|SBATCH|PBS|BSUB|FLUX)", re.M)
+_MODULE_LOAD_RE = re.compile(
+    r"^[ \t]*(?:\$\s*)?(?:module\s+(?:load|add)|ml(?=\s)|spack\s+load)(?P<items>[^\n#;|&]*)",
+    re.M | re.I,
+)
+_LINE_START_RE = re.compile(r"(?:^|\n)[ \t]*(?:\$[ \t]*)?$")
+
+
+def script_step(text: str, start: int, word: str) -> bool:
+    """A command that opens a line of a job script which loads its packages as modules
+    ("module load openfoam/11" then "decomposePar" or "blockMesh"): a program of a loaded
+    package run as a step of the job, not a package of its own. Kept unread, so it is quoted;
+    a command that is itself a loaded module ("dorado basecaller ...") is the package."""
+    if not _LINE_START_RE.search(text, max(0, start - 80), start) or not _SCRIPT_RE.search(text):
+        return False
+    loads = [m.group("items") for m in _MODULE_LOAD_RE.finditer(text)]
+    if not loads:
+        return False
+    items = {i.split("/")[0].split("@")[0].lower() for line in loads for i in line.split()}
+    return word.lower() not in items
 
 
 def _image_like(m: re.Match[str]) -> bool:

@@ -35,6 +35,8 @@ from endpoint_plugins.parsing.history import QUOTED_LINES_RE
 from endpoint_plugins.parsing.not_names import (
     CITED_BEFORE_RE,
     COUNTED_AFTER_RE,
+    MEASURED_AFTER_RE,
+    ORDINAL_RE,
     VENUE_AFTER_RE,
     placed_as_non_name,
     record_number,
@@ -904,6 +906,8 @@ def _not_a_release(m: re.Match[str], name: str) -> bool:
     spec = m.group("spec")
     if record_number(name) or COUNTED_AFTER_RE.match(m.string, m.end()):
         return True
+    if _quantity_or_ordinal(m, name):
+        return True  # "masses 0.8 to 20 Msun", "claimed 1.1 \u00b5s", "OCR over 19th-century"
     if _AMOUNT_AFTER_RE.match(m.string, m.end()):
         return True  # "will pay up to 1,200 dollars": a sum of money, not a version
     before = m.string[max(0, m.start("name") - 30) : m.start("name")]
@@ -913,6 +917,33 @@ def _not_a_release(m: re.Match[str], name: str) -> bool:
         return True
     english = english_word(name) and not name_shaped(name)
     return english and bool(_RANGE_SPEC_RE.match(spec.strip()))
+
+
+_VERB_FORM_ENDS = ("ed", "ly")
+
+
+def _quantity_or_ordinal(m: re.Match[str], name: str) -> bool:
+    """A number that measures or ranks, after a word that is no package: a unit follows it
+    ("masses 0.8 to 20 Msun", "roughly 500 GB input"), it is an ordinal ("over 19th-century"),
+    or the word is an English past form or adverb ("the vendor claimed 1.1", "reached 2.5") or a
+    misspelling of an everyday word of six letters or more ("rougly 500") that no catalogued
+    name is near. A name shaped as packages are ("WSClean 3.4", "cp2k 2024.1") or written in
+    capitals ("ROMS 4.1") keeps its version; a short word is too near too many words to be
+    called a typo ("roms 4.1")."""
+    from endpoint_plugins.parsing.vocabulary import typo_of_common
+
+    spec = m.group("spec").strip()
+    if ORDINAL_RE.match(re.sub(r"^[^\d]*", "", spec)):
+        return True
+    if name_shaped(name) or near_catalogue_name(name) is not None or re.search(r"[\d.+-]", name):
+        return False
+    if MEASURED_AFTER_RE.match(m.string, m.end()):
+        return True
+    lower = name.lower()
+    if name.isupper():
+        return False  # "ROMS 4.1": a code named in capitals
+    verb_form = len(lower) >= 5 and lower.endswith(_VERB_FORM_ENDS) and english_word(lower)
+    return verb_form or (len(lower) >= 6 and typo_of_common(name))  # "roms" is no typo
 
 
 _DURATION_VERSION_RE = re.compile(r"^\d{1,4}(?:\.\d)?(?:h|hrs?|hours?|m|mins?|d|days?|s)$", FLAGS)

@@ -33,6 +33,7 @@ from endpoint_plugins.parsing.not_names import (
     camel_identifier,
     cited_work,
     concept_word,
+    data_source,
     english_part,
     letter_term,
     not_a_package,
@@ -271,6 +272,7 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
     filler = filler_words()
     words = leftover_words(scanner.text)
     kinds: list[str] = []
+    sourced = 0  # where the data noun after a data source ends
     for i, (start, word) in enumerate(words):
         before = (
             words[i - 1][1].lower()
@@ -284,6 +286,13 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
         named = _inside(start, draft.name_spans) or word.lower() in draft.software
         placed = bool(_PLACED_RE.match(scanner.text, start + len(word)))
         kind = _classify(word, before, after, named, versioned, filler, placed)
+        data = kind in ("name", "unread") and not named
+        source = data_source(scanner.original, start, word) if data else 0
+        if source:
+            kind = "source"  # "MeerKAT continuum data", "DECam exposures": quoted, no package
+            sourced = max(sourced, source)
+        elif start < sourced and kind in ("unread", "name") and english_word(word):
+            kind = "source"  # "continuum data", "exposures": quoted, no list item of packages
         if kind == "name" and cited_work(scanner.original, start, start + len(word)):
             kind = "unread"  # "et al., Nature 2013", "our CoRL 2023 paper"
         kinds.append(kind)
@@ -1063,7 +1072,7 @@ def _unresolved_phrases(
     """Adjacent unread words, in one segment, become one quoted phrase."""
     run: list[tuple[int, str]] = []
     for (start, word), kind in zip(words, kinds, strict=True):
-        unread = kind in ("unread", "hardware")
+        unread = kind in ("unread", "hardware", "source")
         if unread and (not run or _same_segment(scanner.text, run[-1], (start, word))):
             run.append((start, word))
             continue
