@@ -41,13 +41,16 @@ _FEATURE_WORDS: dict[Feature, tuple[str, ...]] = {
         "apptainer",
     ),
     Feature.LOW_LATENCY: (
+        "low latency networking",
         "low latency network",
         "low latency interconnect",
         "low latency fabric",
         "low latency",
         "network fast",
+        "fast networking",
         "fast network",
         "fast interconnect",
+        "high speed networking",
         "high speed network",
         "high speed interconnect",
         "high performance interconnect",
@@ -168,6 +171,12 @@ _OPTIONAL_HEADING_RE = re.compile(
     FLAGS | re.M,
 )
 """A heading over optional items ("### Nice to have", "NICE TO HAVE:", "Optional:")."""
+_OPTIONAL_LINE_RE = re.compile(
+    r"^[ \t#>*_+\u2022-]*(?:nice[\s-]+to[\s-]+haves?|wish[\s-]*list|would\s+be\s+nice)"
+    r"[ \t*_]*:[ \t*_]*(?=\S)[^\n]*$",
+    FLAGS | re.M,
+)
+"""A line that is one optional item ("* Nice to have: Score-P for profiling")."""
 _ITEM_RE = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,2}[.)])[ \t]+(?:\[[ x]\][ \t]+)?[^\n]*(?:\n|$)")
 _GPU_ITEM_RE = re.compile(rf"(?<![\w-]){_GPU_WORDS}(?![\w-])", FLAGS)
 _GPU_WELCOME_RE = re.compile(
@@ -240,15 +249,24 @@ def extract_exclusions(scanner: Scanner, draft: Draft) -> None:
                 draft.compute.cpu_only = Mention(True, m.group(0))
         return found
 
+    def optional_item(start: int, end: int) -> None:
+        """An item that is wanted, not needed: a GPU in it makes GPUs an option; nothing else
+        in it is a requirement, so a site is never judged on it ("- a node-local NVMe cache",
+        "- a fast interconnect" under "Nice to have")."""
+        for gpu in _GPU_ITEM_RE.finditer(scanner.text, start, end):
+            optional_gpu(gpu)  # "- GPU acceleration" under "Nice to have"
+        scanner.blank(start, end)
+
     for heading in list(_OPTIONAL_HEADING_RE.finditer(scanner.text)):
         at = heading.end() + 1
         while item := _ITEM_RE.match(scanner.text, at):  # the bullets under the heading
-            for gpu in _GPU_ITEM_RE.finditer(item.group(0)):
-                optional_gpu(gpu)  # "- GPU acceleration" under "Nice to have"
-                scanner.blank(item.start() + gpu.start(), item.start() + gpu.end())
+            optional_item(item.start(), item.end())
             at = item.end()
         if at > heading.end() + 1:
             scanner.blank(*heading.span())  # the heading is structure, not a requirement
+    if "nice" in scanner.text.lower() or "wish" in scanner.text.lower():
+        for line in list(_OPTIONAL_LINE_RE.finditer(scanner.text)):
+            optional_item(*line.span())
     scanner.take(_GPU_ELSE_CPU_RE, optional_gpu)
     scanner.take(_GPU_HELPS_BUT_RE, optional_gpu)
     scanner.take(_GPU_IF_ANY_RE, optional_gpu)

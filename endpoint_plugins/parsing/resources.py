@@ -139,6 +139,13 @@ _STORAGE_KIND_RE = re.compile(rf"(?<![\w.-]){_KIND}{_KIND_NOUN}(?![\w])", FLAGS)
 _LOOSE_SIZE_RE = re.compile(rf"(?<![\w.]){SIZE}(?!\s*(?:/|per\s|each|a\s))", FLAGS)
 _THAT_MUCH_RE = re.compile(r"(?<!\w)(?:that|this|the\s+same)\s+much(?!\w)", FLAGS)
 _SENTENCE_END_RE = re.compile(r"[.!?;](?=\s|$)|\n\s*\n|\n\s*#")
+_THAT_MUCH_SPACE_RE = re.compile(
+    rf"(?<!\w)(?:that|this|the\s+same)\s+much\s+(?:free\s+)?(?:{_SIZE_NOUN})(?!\w)"
+    r"(?:\s+(?:free|available))?",
+    FLAGS,
+)
+"""Space sized by an amount named before it ("the output is about 2 TB, so I need that much
+free disk space"): storage of any kind, with the size the sentence names."""
 
 # -- budget ----------------------------------------------------------------------------------
 
@@ -174,6 +181,20 @@ _BUDGET_HINT_RE = re.compile(rf"\$|usd|budget|\d{_THOUSAND}?\s*(?:{_CURRENCY})",
 """What every match of :data:`_BUDGET_RE` contains: a dollar sign, "usd", "budget", or a
 currency right after the amount. Most requests name no money, and the full pattern tries each
 of its cost and limit words at every word."""
+_CARDINALS = {
+    "a": 1,
+    **{w: 1 + i for i, w in enumerate("one two three four five six seven eight nine".split())},
+    **{w: 10 + i for i, w in enumerate("ten eleven twelve thirteen fourteen fifteen".split())},
+    **{w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty".split(), 2)},
+    **{w: 10 * i for i, w in enumerate("seventy eighty ninety".split(), 7)},
+}
+_WORD_MONEY_RE = re.compile(
+    rf"(?<![\w-])(?:(?:{_BUDGET_WORD}|{_LIMIT})\s*:?\s*)?"
+    rf"(?P<n>{alternation(_CARDINALS)})(?:[\s-]+(?P<scale>hundred|thousand))?"
+    r"\s+(?:(?:us|u\.s\.|american)\s+)?(?:dollars|usd|bucks)(?!\w)",
+    FLAGS,
+)
+"""An amount of money in words: "two thousand dollars", "five hundred USD", "fifty bucks"."""
 _FREE_RE = re.compile(rf"(?<!\w){alternation(lexicon.FREE_OF_CHARGE_WORDS)}(?!\w)", FLAGS)
 
 
@@ -303,6 +324,17 @@ def extract_storage(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_STORAGE_KIND_FIRST_RE, sized)
     scanner.take(_STORAGE_FREE_RE, sized)
     scanner.take(_STORAGE_TYPO_RE, misspelt)
+
+    def that_much(m: re.Match[str]) -> bool:
+        size = _size_in_sentence(scanner, m.start(), sized_at)
+        if size is None:
+            draft.unresolved.append(" ".join(m.group(0).split()))  # how much is "that much"?
+        else:
+            draft.add_storage(StorageKind.ANY, size)
+        return True
+
+    if "much" in scanner.text.lower():
+        scanner.take(_THAT_MUCH_SPACE_RE, that_much)
     scanner.take(_STORAGE_KIND_RE, kind_alone)
     scanner.take(_STORAGE_KIND_TYPO_RE, misspelt_kind)
     for kind, at in named:
@@ -371,8 +403,18 @@ def extract_budget(scanner: Scanner, draft: Draft) -> None:
         _set_budget(draft, 0.0, m.group(0))
         return True
 
+    def money_in_words(m: re.Match[str]) -> bool:
+        scale = {"hundred": 100, "thousand": 1000}.get((m.group("scale") or "").lower(), 1)
+        if m.group("n").lower() == "a" and scale == 1:
+            return False  # "a dollars" is no amount
+        _set_budget(draft, float(_CARDINALS[m.group("n").lower()] * scale), m.group(0))
+        return True
+
     if _BUDGET_HINT_RE.search(scanner.text):
         scanner.take(_BUDGET_RE, money)
+    lowered = scanner.text.lower()
+    if "dollars" in lowered or "usd" in lowered or "bucks" in lowered:
+        scanner.take(_WORD_MONEY_RE, money_in_words)
     scanner.take(_FREE_RE, free)
 
 

@@ -203,6 +203,17 @@ _BUILT_WITH_RE = re.compile(
 gridder) built with CUDA", or with a CamelCase add-on the catalogue lacks ("NEURON built with
 CoreNEURON"). A library with a version ("built with CUDA 12") and a compiler
 ("built with GCC") are requirements of their own, not variants."""
+_PATCHED_RE = re.compile(
+    rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*,?\s*"
+    r"(?:(?:that|which)\s+is\s+|(?:has|have|needs?)\s+to\s+be\s+|must\s+be\s+)?"
+    r"patched\s+(?:with|by|for)\s+(?:the\s+)?"
+    rf"(?=(?P<v>{_VARIANT_WORDS}|{_CATALOGUED}){WORD_END})",
+    FLAGS,
+)
+"""A package patched with a plugin: "GROMACS 2023 patched with PLUMED 2.9" is GROMACS built
+with PLUMED (``+plumed``). Unlike "built against FFTW 3.3", a patch always changes the
+package's build, so the plugin's own version does not make it a separate library only; the
+plugin and its version are left for the software stage to read as a requirement too."""
 _COMPILERS = frozenset(("gcc", "llvm", "intel-oneapi-compilers", "nvhpc", "aocc"))
 _BUILT_HINT_RE = re.compile(r"(?:built|compiled|linked|configured)\s+(?:with|against)", FLAGS)
 _ENABLED_AFTER_RE = re.compile(
@@ -401,8 +412,18 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
         scanner.take(_PAREN_VARIANT_RE, before)
         scanner.take(_PAREN_SPEC_RE, listed)
     scanner.take(_SPACED_SPEC_RE, listed)
+
+    def patched(m: re.Match[str]) -> bool:
+        said = m.group("v")
+        variant = lexicon.VARIANT_WORDS.get(squash(said)) or _canonical(said)
+        if variant is None or variant in _COMPILERS:
+            return False
+        return _record(draft, m, [f"+{variant}"], built=True)
+
     if _BUILT_HINT_RE.search(scanner.text):
         scanner.take(_BUILT_WITH_RE, built)
+    if "patched" in scanner.text.lower():
+        scanner.take(_PATCHED_RE, patched)
 
     scanner.take(_SPACK_SPEC_RE, spack)
     if _WITH_HINT_RE.search(scanner.text):
@@ -687,11 +708,16 @@ _OPTIONAL_AFTER_RE = re.compile(
 "RStudio would be helpful but is not required"), or not used at all ("TensorFlow is not used
 this year", "CUDA (not needed)")."""
 _NEGATED_BEFORE_RE = re.compile(
-    r"(?:^|[(,;:.\-\u2013\u2014]|\s)\s*(?:but\s+|and\s+)?(?:not|no|instead\s+of|rather\s+than)"
+    r"(?:^|[(,;:.\-\u2013\u2014]|\s)\s*(?:but\s+|and\s+)?(?:not|no|instead\s+of|rather\s+than"
+    r"|no\s+need\s+(?:for|of)|(?:(?:do|does|will|would)(?:n'?t|\s+not)|won'?t)\s+(?:really\s+|even\s+)?"
+    r"(?:need|require|want|use)|(?:is|are)(?:n'?t|\s+not)\s+(?:needed|required))"
     r"\s+(?:the\s+|a\s+|an\s+|any\s+)?$",
     FLAGS,
 )
-"""Before a package: it is set aside ("Nek5000 (not NekRS)", "GROMACS rather than NAMD")."""
+"""Before a package: it is set aside ("Nek5000 (not NekRS)", "GROMACS rather than NAMD"), or
+said not to be needed ("we don't need Hadoop", "no need for Kokkos")."""
+_NEGATED_OR_RE = re.compile(r"\s*,?\s*(?:or|nor)\s+(?:the\s+|any\s+|a\s+|an\s+)?", FLAGS)
+"""Between the packages of a negated choice: "don't need Hadoop or HDFS" needs neither."""
 _PRODUCT_AFTER_RE = re.compile(r"[^\S\n]+(?-i:[A-Z][a-z]+)(?=\s)", FLAGS)
 """A capitalised product word after a package's name ("RStudio Server", "Jupyter Notebook")."""
 _NEGATED_START_RE = re.compile(
@@ -707,10 +733,14 @@ def _drop_optional(original: str, draft: Draft) -> None:
     that can run the job. Named elsewhere without the qualifier, it stays required."""
     optional: set[str] = set()
     plain: set[str] = set()
-    for start, end, name in draft.software_spans:
-        negated = _NEGATED_BEFORE_RE.search(original[max(0, start - 20) : start]) or (
-            _NEGATED_START_RE.match(original, start, end)
+    last: tuple[int, bool] = (-1, False)
+    for start, end, name in sorted(draft.software_spans):
+        negated = bool(
+            _NEGATED_BEFORE_RE.search(original[max(0, start - 40) : start])
+            or _NEGATED_START_RE.match(original, start, end)
+            or (last[1] and _NEGATED_OR_RE.fullmatch(original, last[0], start))
         )
+        last = (end, negated)
         after = _PRODUCT_AFTER_RE.match(original, end)  # "RStudio Server would be nice"
         said_optional = _OPTIONAL_AFTER_RE.match(original, after.end() if after else end)
         (optional if negated or said_optional else plain).add(name)

@@ -734,6 +734,12 @@ _STORAGE_WORDS = (
     "tmp",
     "outdir",
 )
+_RELATIVE_DEADLINE_RE = re.compile(
+    r"(?:\+|in\s+|within\s+|now\s*\+\s*)?"
+    r"(?P<span>\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|d|days?|w|wks?|weeks?|min|mins|minutes?))",
+    re.I,
+)
+"""A deadline key's value that is a span from now: "+48h", "in 2 days", "now+36h", "48h"."""
 _DEADLINE_KEYS = frozenset(
     """deadline resultsby dueby due neededby finishby by resultsneededby notafter needby
     completeby finishbefore duedate resultsdue deadlineutc""".split()
@@ -1133,7 +1139,10 @@ class _Pairs:
     def _deadline(self, value: str, text: str) -> bool:
         from endpoint_plugins.parsing.timing import extract_deadline
 
-        probe = Scanner(f"by {value}")
+        relative = _RELATIVE_DEADLINE_RE.fullmatch(value.strip())
+        if relative:  # "need_by=+48h", "deadline: in 2 days": from now, never a walltime
+            value = relative.group("span")
+        probe = Scanner(f"{'within' if relative else 'by'} {value}")
         extract_deadline(probe, self.draft, self.now)
         return self.draft.deadline is not None
 

@@ -353,10 +353,26 @@ _TODAY = frozenset(("today", "tonight", "Today", "Tonight"))
 """Needed "for today" is urgency (soon), as "today" is everywhere else."""
 
 
+_REPLY_BEFORE_RE = re.compile(
+    r"(?<!\w)(?:hear(?:ing)?\s+(?:back|from\s+(?:you|someone))|(?:a|an|your|the)\s+"
+    r"(?:reply|answer|response|quote|decision)|(?:to\s+)?(?:respond|reply|answer)"
+    r"|get(?:ting)?\s+back\s+to\s+(?:me|us)|let(?:ting)?\s+(?:me|us)\s+know)"
+    r"[^.;!?\n]{0,20}$",
+    FLAGS,
+)
+"""Before a date: the writer asks when to hear back ("we'd appreciate hearing back by the end
+of the week", "a reply within 2 days"): the time of an answer, never the job's deadline."""
+
+
 def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
     """Absolute ("by 2026-12-01", "before Friday 5pm") and relative ("within 3 hours")."""
 
+    def about_reply(m: re.Match[str]) -> bool:
+        return bool(_REPLY_BEFORE_RE.search(scanner.text, max(0, m.start() - 50), m.start()))
+
     def absolute(m: re.Match[str]) -> bool:
+        if about_reply(m):
+            return True  # "hearing back by Friday": read, and no deadline
         try:
             when = _resolve(m, now, before=bool(m.groupdict().get("before")))
         except (ValueError, OverflowError):
@@ -372,6 +388,8 @@ def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
         return _set_deadline(draft, when, m.group(0), earliest=True)
 
     def relative(m: re.Match[str]) -> bool:
+        if about_reply(m):
+            return True  # "please reply within 2 days"
         said = next(m.group(g) for g in ("dur", "dur2", "dur3") if m.groupdict().get(g))
         seconds = duration_seconds(said)
         if seconds is None or seconds > MAX_RELATIVE_S:
@@ -395,6 +413,8 @@ def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
         return True
 
     def weekday(m: re.Match[str]) -> bool:
+        if about_reply(m):
+            return True
         return _set_deadline(draft, _weekday_deadline(m, now), m.group(0), earliest=True)
 
     scanner.take(_COB_DAY_RE, weekday)

@@ -966,6 +966,10 @@ _TYPO_FEATURES = {
     "interconnect": "fast",
 }
 """Misspelt network words and what they ask for; "fast" only after "fast", "low latency"."""
+_NETWORK_NOUNS = frozenset(
+    (*lexicon.NETWORK_NOUNS, "networks", "interconnects", "fabrics", "networked")
+)
+"""Correctly spelt network nouns: "networking" is a word of its own, never a typo of "network"."""
 _FAST_BEFORE_RE = re.compile(
     r"(?:fast|low[\s-]*latency|high[\s-]*speed|high[\s-]*performance|rdma)[\s-]+$", re.I
 )
@@ -984,6 +988,7 @@ def _feature_typos(
             found
             for part in word.lower().split("-")
             if part not in _TYPO_FEATURES
+            and part not in _NETWORK_NOUNS
             and (found := closest(part, tuple(_TYPO_FEATURES), 0.8)) is not None
         ]
         if not close:
