@@ -683,7 +683,7 @@ _FILE_EXTENSIONS = (
     r"mp4|wav|flac|grib|grb2|pbf|shp|las|laz|root|sav|mat|xlsx|zip)"
 )
 _FILE_RE = re.compile(
-    r"(?<![\w/.-])(?!(?-i:[A-Z])[\w-]*\.jl(?![\w.]))(?:\.{0,2}/)?[\w./-]*\w\."
+    r"(?<![\w/.-])(?![\w-]*(?-i:[A-Z])[\w-]*\.jl(?![\w.]))(?:\.{0,2}/)?[\w./-]*\w\."
     + _FILE_EXTENSIONS
     + r"(?![\w.])|(?<![\w])\./[\w./-]+",
     FLAGS,

@@ -57,8 +57,9 @@ _NOT_A_NAME_RE = re.compile(
 _PARALLEL_MODELS = frozenset("mpi openmp cuda hip openacc sycl gpu cpu x threads".split())
 _LANGUAGES = frozenset(("c++", "c#", "objective-c"))
 """Languages spelled like package names; a compiler for them is a package (gcc, llvm)."""
-_JULIA_PACKAGE_RE = re.compile(r"^[A-Z][A-Za-z0-9]*\.jl$")
-"""A Julia package: a capitalised name and ``.jl`` (a script is ``run.jl``, lower case)."""
+_JULIA_PACKAGE_RE = re.compile(r"^(?=[a-z0-9]*[A-Z])[A-Za-z][A-Za-z0-9]*\.jl$")
+"""A Julia package: a name with a capital in it and ``.jl`` ("CUDA.jl", "oneAPI.jl"; a script
+is ``run.jl``, lower case)."""
 _SEPARATED_RE = re.compile(r"^[a-z][a-z0-9]*(?:[-.+_][a-z0-9]+)+\+?$")
 """Inner separators: nccl-tests, llama.cpp, py-spy."""
 _DIGITS_INSIDE_RE = re.compile(r"^(?:[a-z]+\d+[a-z0-9]*|[a-z]*\d+[a-z]+[a-z0-9]*)$")
@@ -285,7 +286,8 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
         versioned = bool(_VERSION_AFTER_RE.match(scanner.text, start + len(word)))
         named = _inside(start, draft.name_spans) or word.lower() in draft.software
         placed = bool(_PLACED_RE.match(scanner.text, start + len(word)))
-        kind = _classify(word, before, after, named, versioned, filler, placed)
+        run_verb = placed and _word_before(scanner.original, start) in _RUN_VERBS
+        kind = _classify(word, before, after, named, versioned, filler, placed, run_verb)
         data = kind in ("name", "unread") and not named
         source = data_source(scanner.original, start, word) if data else 0
         if source:
@@ -298,6 +300,7 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
         kinds.append(kind)
     versions, ends = _described_names(scanner, words, kinds)
     _names_in_lists(scanner.original, words, kinds, draft, ends)
+    _tools_of_a_step(scanner.original, words, kinds, draft)
     _lists_of_unread(scanner.original, words, kinds)
     _feature_typos(scanner, words, kinds, draft)
     for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
@@ -353,11 +356,13 @@ def _classify(
     versioned: bool,
     filler: frozenset[str],
     placed: bool = False,
+    run_verb: bool = False,
 ) -> str:
     """``prose``, ``name``, ``vendor``, ``hardware`` or ``unread`` for one leftover word.
 
     ``versioned``: a version number follows the word ("capability 8.0", "Ubuntu 22.04"), which
-    makes even an ordinary word part of a requirement.
+    makes even an ordinary word part of a requirement. ``run_verb``: a verb of running stands
+    right before the word in the text ("run cholla on 2 nodes").
     """
     lower = word.lower()
     titled = after[:1].isupper()  # "the National Library": one proper name of two words
@@ -406,6 +411,8 @@ def _classify(
     if foreign and before in _TOOL_BEFORE and word.islower() and (not after or after in filler):
         return "name"  # "assemble it with hifiasm.", "using optuna for the search"
     plain = foreign and "-" not in word and (_could_be_name(word) or word.isupper())
+    if not plain and "-" in lower and word.islower() and after in _JOB_NOUNS:
+        plain = _acronym_suffixed(lower)  # "the sumo-rl sweep", before a job noun
     job = after in _JOB_NOUNS and (after not in ("run", "runs") or before in _DETERMINERS)
     acronym = word.isupper() and word.isalpha()  # "an MHD job": science, as "name_shaped" says
     job = job and after not in _CONCEPT_NOUNS and not acronym
@@ -414,6 +421,8 @@ def _classify(
     runs = before in _RUN_VERBS or before in _TOOL_BEFORE or not before
     if plain and placed and runs:
         return "name"  # "run cholla on 2 nodes": the thing placed on the resources
+    if placed and run_verb and _rare_word(word):
+        return "name"  # "run cholla on 2 nodes", right after the verb; not "run tests on"
     if name_shaped(word):
         return "name" if "-" not in word or _is_name_compound(lower, filler) else "unread"
     if near_catalogue_name(word) is not None:
@@ -421,6 +430,141 @@ def _classify(
     if _near_filler(lower, filler):
         return "prose"  # "Neeed", "shoud": a misspelled ordinary word
     return "unread"
+
+
+_TOOL_PREPOSITION_RE = re.compile(
+    r"(?:(?<![\w-])(?P<prev>[A-Za-z][\w-]*)[^\S\n]+)?(?:with|using|via|through)[^\S\n]+$", re.I
+)
+_CLAUSE_END_RE = re.compile(r"[^\S\n]*(?:[.,;:!?(]|\n|$|(?:and|or|then)(?!\w))")
+_SENTENCE_START_RE = re.compile(r"(?:[.!?][\s)]|\n[^\S\n]*\n)")
+_SOCIAL_RE = re.compile(
+    r"(?<!\w)(?:discuss|talk|spoke|speak|meet|met|work|collaborat|shar|chat|consult|coordinat|"
+    r"agree|confirm|sync|liais|team|together|along|joint|partner|visit|call|email|e-mail|"
+    r"check)\w*(?!\w)",
+    re.I,
+)
+"""Verbs and words a person follows "with" after ("talked it over with Kwame", "together
+with Priya"): in such a sentence a capitalised word after "with" is no tool."""
+_NUMBERED_TITLE_RE = re.compile(r"^[A-Z][a-z]{2,}-[1-9]$")
+"""A proper name numbered after a hyphen ("Boltz-2", "Chai-1"): a tool's generation."""
+
+
+def _tools_of_a_step(
+    original: str, words: list[tuple[int, str]], kinds: list[str], draft: Draft
+) -> None:
+    """The tool a step of a pipeline is done with: "dock with AutoDock-GPU and rescore the hits
+    with GNINA", "run GADGET-4, then find halos with Rockstar", "shell-model calculations with
+    KSHELL". After "with", "using", "via" or "through", at the end of a clause, an unknown
+    proper name or acronym names a tool when the sentence has named a package before it, or
+    a job noun stands before the preposition. A person ("discussed it with Priya") or a method
+    ("neurons with STDP") stands there too, but in no sentence about a package's step."""
+    for i, (start, word) in enumerate(words):
+        if kinds[i] == "unread" and _made_to_work(original, start, word):
+            kinds[i] = "name"
+    spans = [s for s, _, _ in draft.software_spans] + [
+        s for (s, _), k in zip(words, kinds, strict=True) if k == "name"
+    ]
+    for i, (start, word) in enumerate(words):
+        if kinds[i] != "unread" or not _step_tool_shaped(word):
+            continue
+        head = original[max(0, start - 60) : start]
+        prep = _TOOL_PREPOSITION_RE.search(head)
+        if prep is None or not _CLAUSE_END_RE.match(original, start + len(word)):
+            continue
+        breaks = list(_SENTENCE_START_RE.finditer(original, 0, start))
+        sentence = breaks[-1].end() if breaks else 0
+        job = (prep.group("prev") or "").lower() in _JOB_NOUNS
+        if not word.isupper():
+            if _SOCIAL_RE.search(original, sentence, start):
+                continue  # "I discussed the GROMACS runs with Priya": a person
+            job = False  # "the runs with Priya": only an acronym after a job noun alone
+        if job or any(sentence <= s < start for s in spans):
+            kinds[i] = "name"
+    found = {w.lower() for (_, w), k in zip(words, kinds, strict=True) if k == "name"}
+    for i, (_, word) in enumerate(words):
+        if kinds[i] == "unread" and word.lower() in found and _step_tool_shaped(word):
+            kinds[i] = "name"  # the subject line's "where to run Firedrake?" too
+
+
+_GET_BEFORE_RE = re.compile(r"(?<![\w-])(?:get|gets|got|getting|gotten)[^\S\n]+$", re.I)
+_WORKING_AFTER_RE = re.compile(
+    r"[^\S\n]+(?:working|running|installed|built|compiled|"
+    r"to[^\S\n]+(?:work|run|build|compile|install))(?P<on>[^\S\n]+on(?!\w))?",
+    re.I,
+)
+
+
+def _made_to_work(original: str, start: int, word: str) -> bool:
+    """ "Has anyone got Firedrake working?", "we cannot get swarpx to build": only software is
+    got working, built or installed. "get it working" and "get things running" are everyday
+    words; a capitalised word no dictionary knows, working *on* something, is a person ("got
+    Priya working on the mesh")."""
+    if not _GET_BEFORE_RE.search(original, max(0, start - 20), start) or common_word(word):
+        return False
+    after = _WORKING_AFTER_RE.match(original, start + len(word))
+    if after is None:
+        return False
+    person = _capitalised_alone(word) and not english_word(word)
+    return not (person and after.group("on"))
+
+
+def _step_tool_shaped(word: str) -> bool:
+    """An unknown acronym ("GNINA"), a numbered proper name ("Boltz-2") or a capitalised word
+    no dictionary knows, not even as a proper noun ("Oceananigans", "Rockstar")."""
+    if _tool_acronym(word) or (_NUMBERED_TITLE_RE.match(word) and not english_word(word[:-2])):
+        return True
+    return (
+        _capitalised_alone(word)
+        and not english_word(word)
+        and not proper_noun_only(word)
+        and not common_word(word)
+        and not not_a_package(word)
+    )
+
+
+def _acronym_suffixed(word: str) -> bool:
+    """A hyphenated lower-case word of an uncommon word and an acronym of a field ("sumo-rl",
+    "gym-md", "torch-ml"): a package named for what it adds to another; "multi-node", "ml-based"
+    and "hpc-scale" are English compounds."""
+    parts = word.split("-")
+    return (
+        len(parts) == 2
+        and any(p in lexicon.DOMAIN_ACRONYMS for p in parts)
+        and any(
+            p.isalpha() and len(p) > 2 and p not in lexicon.DOMAIN_ACRONYMS and not common_word(p)
+            for p in parts
+        )
+        and not _phrase_compound(word)
+    )
+
+
+def _rare_word(word: str) -> bool:
+    """A lower-case word a dictionary lists but nobody writes every day ("cholla", "swarp"),
+    no plural or other English form: placed on resources it is the program run there ("run
+    cholla on 2 nodes"), where an everyday word is what is run ("run tests on 2 nodes")."""
+    return (
+        word.isalpha()
+        and word.islower()
+        and len(word) > 3
+        and not common_word(word)
+        and not _inflected(word)
+        and not word.endswith(("s", *_ENGLISH_ENDINGS))
+    )
+
+
+def _tool_acronym(word: str) -> bool:
+    """An all-capital word of letters that no dictionary, list of science abbreviations or
+    domain acronyms knows ("GNINA", "MLIP"): after "with" or "using" it names a tool ("score
+    them with GNINA"), where "with MCMC" or "with ECC" name a method or a feature."""
+    return (
+        word.isupper()
+        and word.isalpha()
+        and len(word) >= 4
+        and word.lower() not in lexicon.DOMAIN_ACRONYMS
+        and not not_a_package(word)
+        and not english_word(word)
+        and not HARDWARE_RE.match(word)
+    )
 
 
 _TOOL_NOUNS = frozenset(
@@ -537,7 +681,10 @@ def _described_names(
                 continue  # "the Carpet Mesh driver": only a method's eponym or an acronym of
                 # science may stand inside ("the Grid lattice QCD library")
             eponym = any(concept_word(w) for w in inside)
-            if not word.islower() and not _capitalised_alone(word) and not eponym:
+            packaged = not inside and m.group("head") in _STRICT_TOOL_NOUNS
+            if packaged and _tool_acronym(word):
+                pass  # "the MLIP package": a package noun makes a name of an unknown acronym
+            elif not word.islower() and not _capitalised_alone(word) and not eponym:
                 continue  # "the MHD code"; but "the CLASS Boltzmann code" names CLASS
         middle = m.group("middle").split()
         if any(w.lower() in _NOT_IN_DESCRIPTION for w in middle):
@@ -596,8 +743,9 @@ def _lower_case_described(word: str, kind: str, m: re.Match[str]) -> bool:
     "our eikonal solver", "the cross-section library"). It names the tool only right before
     a package noun, and only when it is a known package spelling that is also a word ("the
     arrow package") or no English at all ("the hifiasm assembler")."""
-    if m.group("middle"):
-        return False
+    middle = m.group("middle").split()
+    if any(w.lower().removesuffix("s") not in _TOOL_NOUNS for w in middle):
+        return False  # "the hifiasm tokenizer library" is one: a tool noun is no modifier
     if kind == "ambiguous":
         return m.group("head") in _STRICT_TOOL_NOUNS
     return (
@@ -787,12 +935,15 @@ def _names_in_lists(
                 break
 
 
-_NOUN_LEAD_RE = re.compile(rf"[^\S\n]+{_TOOL_NOUN}")
+_NOUN_LEAD_RE = re.compile(
+    rf"[^\S\n]+(?:{_TOOL_NOUN}|(?:database|index|reference|installation|build)s?(?![\w-]))"
+)
 
 
 def _joined(join: re.Pattern[str], between: str) -> bool:
-    """Two list items joined, maybe with the first one's tool noun between them ("STAR
-    aligner and featureCounts", "the Prophet package and statsmodels")."""
+    """Two list items joined, maybe with the first one's tool noun or the noun of what it
+    ships between them ("STAR aligner and featureCounts", "the Prophet package and
+    statsmodels", "the Kraken2 database plus Bracken")."""
     noun = _NOUN_LEAD_RE.match(between)
     return bool(join.match(between) or (noun and join.match(between[noun.end() :])))
 
