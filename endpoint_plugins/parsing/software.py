@@ -203,6 +203,10 @@ _BUILT_WITH_RE = re.compile(
 gridder) built with CUDA", or with a CamelCase add-on the catalogue lacks ("NEURON built with
 CoreNEURON"). A library with a version ("built with CUDA 12") and a compiler
 ("built with GCC") are requirements of their own, not variants."""
+_INTERPRETERS = frozenset(("python", "perl", "ruby", "lua", "php", "tcl"))
+"""Languages whose interpreter is run by a name with its major version ("python3", "perl5"):
+the digit is a version of the language. Any other name glued to one digit ("namd3") is a name
+of its own, written as it is (the labelling convention keeps a name's digits)."""
 _COMPILERS = frozenset(("gcc", "llvm", "intel-oneapi-compilers", "nvhpc", "aocc"))
 _BUILT_HINT_RE = re.compile(r"(?:built|compiled|linked|configured)\s+(?:with|against)", FLAGS)
 _ENABLED_AFTER_RE = re.compile(
@@ -429,6 +433,8 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
                 return False  # "Dr. R. Osei", "Priya C. Nair": an initial, not R or C
         if attached and lookup(lexicon.SOFTWARE, found + attached) == name:
             attached = None  # "iqtree2" is a spelling of IQ-TREE, not IQ-TREE version 2
+        if attached and len(attached) == 1 and name not in _INTERPRETERS:
+            return False  # "namd3", "cp2k9": a name written with its digit, read as written
         if attached and m.group("spec") and squash(found) in lexicon.SOFTWARE_NEEDS_VERSION:
             return False  # "beast2/2.7.6": the digits belong to another name, not "beast 2"
         constraints = _constraints(m)
