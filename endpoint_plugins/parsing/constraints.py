@@ -16,11 +16,13 @@ from providers.wire.requirements import Comparator, VersionConstraint
 VERSION = (
     r"(?:(?:19|20)\d\d\s?(?-i:R)[1-4](?!\w)"
     r"|v?\d[0-9a-z._]{0,40}(?:(?<=\.)\*)?(?:[-+][a-z][0-9a-z._]{0,30}){0,3}"
+    r"(?:-(?=[0-9a-f]{0,11}[a-f])[0-9a-f]{5,12}(?![\w.]))?"
     r"|(?-i:R)(?:19|20)\d\d[ab](?!\w)"
     r"|(?-i:[rR])\d{1,2}(?:\.\d{1,3}){0,3}(?![\w.]))"
 )
 """A version: starts with a digit; ``-rc1`` and ``+cu118`` suffixes kept, a bare ``+`` not.
-Release tags are versions too: MATLAB's "R2023b" (capital R, year, a or b), Ansys's "2024 R2"
+A release and a short commit hash ("15-6f452") is one version. Release tags are versions
+too: MATLAB's "R2023b" (capital R, year, a or b), Ansys's "2024 R2"
 (year, capital R, 1 to 4), and "R14" / "r24.03.1" (an R and a short release number)."""
 
 _SYMBOL = alternation(lexicon.VERSION_SYMBOLS)
@@ -247,11 +249,22 @@ def build_tag(version: str) -> tuple[str, str] | None:
 
 def _hyphenated_release(ranged: re.Match[str]) -> bool:
     """ "0.7-2" is one release, not a range: R packages number theirs so (Rmpi 0.7-2,
-    data.table 1.14-8, a dotted version, a hyphen and a bare patch number). A range writes its
+    data.table 1.14-8, a dotted version, a hyphen and a bare patch number), and so is a release
+    with a commit hash ("15-6f452"). A range writes its
     ends alike ("3.8-3.11", "2022-2024"), or with spaces ("1.2 - 2"). Read as one release the
     request is the stricter one, which a site can only fail, never wrongly pass."""
     low, high = ranged.group("a3"), ranged.group("b3")
-    return bool(low and high and re.fullmatch(r"\s*v?\d+(?:\.\d+)+-\d+\.?", ranged.group(0)))
+    whole = ranged.group(0)
+    return bool(
+        low
+        and high
+        and (re.fullmatch(r"\s*v?\d+(?:\.\d+)+-\d+\.?", whole) or _COMMIT_RE.fullmatch(whole))
+    )
+
+
+_COMMIT_RE = re.compile(r"\s*v?\d+(?:\.\d+)*-(?=[0-9a-f]{0,11}[a-f])[0-9a-f]{5,12}", FLAGS)
+"""A release and a short commit hash ("15-6f452"): one build, never a range (no release is
+numbered in hexadecimal)."""
 
 
 _VERSION_CHOICE_RE = re.compile(

@@ -217,3 +217,55 @@ def _remove(mentions: list[Any], gone: Any) -> None:
 
 def _clean(text: str) -> str:
     return " ".join(text.replace("\x00", " ").split())[:80]
+
+
+def drop_past_versions(text: str, draft: Draft) -> None:
+    """A version said only of the past is dropped when the same package also has one asked for.
+
+    "Our earlier work used MuJoCo 2.1 ...; now we need MuJoCo 3.1", or a reply quoting "We ran
+    RELION 4.0 last year" above "we'll use RELION 5.0": the old version is history, and keeping
+    both would ask for a package that is 2.1 and 3.1 at once. A version is past when every
+    place its number is written sits in a past clause; one said only in the past is kept.
+    """
+    if not _PAST_RE.search(text) and ">" not in text:
+        return
+    clauses = _clauses(text)
+    for name, constraints in draft.software.items():
+        if len(constraints) > 1 and not any(n == name for n, _ in draft.version_choices):
+            kept = _asked_versions(text, clauses, constraints)
+            if kept is not None:
+                draft.notes.extend(_dropped(name, constraints, kept))
+                constraints[:] = kept
+    for attr in ("mpi", "container"):
+        current = getattr(draft, attr)
+        if current is not None and len(current.constraints) > 1:
+            kept = _asked_versions(text, clauses, list(current.constraints))
+            if kept is not None:
+                setattr(draft, attr, current.model_copy(update={"constraints": tuple(kept)}))
+
+
+def _asked_versions(
+    text: str, clauses: list[tuple[int, int, bool, bool]], constraints: list[Any]
+) -> list[Any] | None:
+    """The constraints not said only in the past, or None when nothing is to be dropped."""
+    past = [c for c in constraints if _version_past(text, clauses, c.version)]
+    if not past or len(past) == len(constraints):
+        return None
+    return [c for c in constraints if c not in past]
+
+
+def _version_past(text: str, clauses: list[tuple[int, int, bool, bool]], version: str) -> bool:
+    spots = [
+        m.start()
+        for m in re.finditer(rf"(?<![\w.]){re.escape(version)}(?!\w|\.\d)", text, re.IGNORECASE)
+    ]
+    found = [c for at in spots for c in clauses if c[0] <= at < c[1]]
+    return bool(found) and all(c[2] for c in found)
+
+
+def _dropped(name: str, constraints: list[Any], kept: list[Any]) -> list[str]:
+    return [
+        f"{name} {c.op.value}{c.version} (said of an earlier job; not used)"
+        for c in constraints
+        if c not in kept
+    ]

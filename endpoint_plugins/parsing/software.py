@@ -214,6 +214,10 @@ _PATCHED_RE = re.compile(
 with PLUMED (``+plumed``). Unlike "built against FFTW 3.3", a patch always changes the
 package's build, so the plugin's own version does not make it a separate library only; the
 plugin and its version are left for the software stage to read as a requirement too."""
+_INTERPRETERS = frozenset(("python", "perl", "ruby", "lua", "php", "tcl"))
+"""Languages whose interpreter is run by a name with its major version ("python3", "perl5"):
+the digit is a version of the language. Any other name glued to one digit ("namd3") is a name
+of its own, written as it is (the labelling convention keeps a name's digits)."""
 _COMPILERS = frozenset(("gcc", "llvm", "intel-oneapi-compilers", "nvhpc", "aocc"))
 _BUILT_HINT_RE = re.compile(r"(?:built|compiled|linked|configured)\s+(?:with|against)", FLAGS)
 _ENABLED_AFTER_RE = re.compile(
@@ -450,6 +454,8 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
                 return False  # "Dr. R. Osei", "Priya C. Nair": an initial, not R or C
         if attached and lookup(lexicon.SOFTWARE, found + attached) == name:
             attached = None  # "iqtree2" is a spelling of IQ-TREE, not IQ-TREE version 2
+        if attached and len(attached) == 1 and name not in _INTERPRETERS:
+            return False  # "namd3", "cp2k9": a name written with its digit, read as written
         if attached and m.group("spec") and squash(found) in lexicon.SOFTWARE_NEEDS_VERSION:
             return False  # "beast2/2.7.6": the digits belong to another name, not "beast 2"
         constraints = _constraints(m)

@@ -616,8 +616,12 @@ _TEXT_KEYS = frozenset(
 )
 """Keys whose value is text for the other extractors: only the key is blanked."""
 
-_PINNED_RE = re.compile(r"^(?:[<>=!~]=?\s*)?v?\d+(?:\.\d+){1,3}[a-z0-9.+-]*$", FLAGS)
-"""A value that can only be a version: dotted digits ("2.1.9", ">=3.4"), never a count."""
+_PINNED_RE = re.compile(
+    r"^(?:[<>=!~]=?\s*)?v?\d+(?:(?:\.\d+){1,3}[a-z0-9.+-]*|-(?=[0-9a-f]*[a-f])[0-9a-f]{5,12})$",
+    FLAGS,
+)
+"""A value that can only be a version: dotted digits ("2.1.9", ">=3.4"), or a release and a
+short commit hash ("15-6f452", as ``git describe`` and MMseqs2 write them), never a count."""
 _WORD_IN_VALUE_RE = re.compile(r"[A-Za-z]")
 """A value with a letter in it is left for the other readers; bare numbers are read here."""
 

@@ -27,8 +27,10 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from endpoint_plugins.parsing import lexicon
+from endpoint_plugins.parsing.detached import attach_detached_versions
 from endpoint_plugins.parsing.draft import Draft, Mention
 from endpoint_plugins.parsing.english import english_word, proper_noun_only
+from endpoint_plugins.parsing.history import drop_past_versions
 from endpoint_plugins.parsing.not_names import (
     camel_identifier,
     cited_work,
@@ -310,6 +312,11 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
             name = lookup(lexicon.SOFTWARE, word) or word.lower()[:MAX_NAME_CHARS]
             draft.add_software(name, versions.get(i, []), (start, start + len(word)))
             scanner.blank(start, start + len(word))
+    for first, last in attach_detached_versions(scanner, draft, is_prose):
+        for i, (start, _) in enumerate(words):
+            if first <= start < last:
+                kinds[i] = "applied"  # "version 4.3 or more new" of the name before it
+    drop_past_versions(scanner.original, draft)
     gpus = _gpus_named(draft)
     for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
         if kind == "vendor" and gpus:  # "as long as they're NVIDIA"
