@@ -276,6 +276,7 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
     words = leftover_words(scanner.text)
     kinds: list[str] = []
     sourced = 0  # where the data noun after a data source ends
+    capitals = not _shouted(scanner.original)  # in a text written in capitals, ROOT is a word
     for i, (start, word) in enumerate(words):
         before = (
             words[i - 1][1].lower()
@@ -290,6 +291,8 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
         placed = bool(_PLACED_RE.match(scanner.text, start + len(word)))
         run_verb = placed and _word_before(scanner.original, start) in _RUN_VERBS
         kind = _classify(word, before, after, named, versioned, filler, placed, run_verb)
+        if kind == "ambiguous" and (run_verb or (capitals and _acronym(word))):
+            kind = "name"  # "ORCA on 4 nodes", "run amber on 2 GPUs": the package, not the word
         data = kind in ("name", "unread") and not named
         source = data_source(scanner.original, start, word) if data else 0
         if source:
@@ -327,6 +330,17 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
             kinds[i] = "unread"
     _unresolved_phrases(scanner, words, kinds, draft)
     _stray_amounts(scanner, draft)
+
+
+def _shouted(text: str) -> bool:
+    """Whether most letters of the text are capitals, so capitals say nothing of a word."""
+    letters = [c for c in text if c.isalpha()]
+    return sum(c.isupper() for c in letters) * 2 > len(letters)
+
+
+def _acronym(word: str) -> bool:
+    """Written in capitals, three letters or more: "ORCA", "AMBER", "ROOT" (not "GO")."""
+    return len(word) > 2 and word.isupper()
 
 
 def is_prose(word: str, filler: frozenset[str] | None = None) -> bool:
