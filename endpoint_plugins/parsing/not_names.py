@@ -12,9 +12,11 @@ science written in mixed case ("LoRA", "rRNA", "InSAR"), an English compound ("z
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
 
 from endpoint_plugins.parsing.english import english_word
+from endpoint_plugins.parsing.scanner import squash
 
 _MODEL_SIZE_RE = re.compile(
     r"(?:^|[-_.:/])(?:\d+x)?\d{1,4}(?:\.\d{1,2})?[bm](?:$|[-_.])", re.IGNORECASE
@@ -22,10 +24,25 @@ _MODEL_SIZE_RE = re.compile(
 """A parameter count as a part of the name: "-70B", "-8x22B", "_650M", "-1.5b"."""
 
 
+_SIZE_WORDS = frozenset("tiny small base medium large xl xxl huge giant mini nano micro".split())
+"""The sizes model families come in (Whisper "large-v3", T5 "xxl", BERT "base", ViT "huge")."""
+_SIZE_TAG_RE = re.compile(r"^(?:v\d{1,2}(?:\.\d)?|en|turbo|uncased|cased|\d{1,2}k?)$")
+"""What follows a size word in a model's name: a generation ("-v3"), a language ("medium.en"),
+a variant ("large-v3-turbo", "base-uncased")."""
+
+
 def model_checkpoint(word: str) -> bool:
     """A trained model named with its size ("Llama-3.1-70B-Instruct", "Mixtral-8x22B",
-    "Qwen2.5-72B", "esm2_t33_650M"): weights to load, not a package to install."""
-    return bool(_MODEL_SIZE_RE.search(word)) and any(c.isalpha() for c in word.split("-")[0])
+    "Qwen2.5-72B", "esm2_t33_650M"), or a size word with its generation ("large-v3",
+    "medium.en", "base-uncased"): weights to load, not a package to install."""
+    if _MODEL_SIZE_RE.search(word) and any(c.isalpha() for c in word.split("-")[0]):
+        return True
+    parts = [p for p in re.split(r"[-.]", word.lower()) if p]
+    return (
+        len(parts) >= 2
+        and parts[0] in _SIZE_WORDS
+        and all(_SIZE_TAG_RE.match(p) for p in parts[1:])
+    )
 
 
 _TAG_PART_RE = re.compile(r"^(?P<letters>[a-z]*)\d+(?:\.\d+)?[a-z]?$", re.IGNORECASE)
@@ -126,6 +143,8 @@ def english_part(part: str, index: int, prose: frozenset[str]) -> bool:
         return english_word(part.replace("isation", "ize").rstrip("s"))
     if part.endswith("s") and part.isalpha() and _everyday_word(part[:-1]):
         return True  # "back-ends", "add-ons": the plural of a short everyday word
+    if part in _WORD_PREFIXES or closed_compound(part):
+        return True  # "mini-app", "laser-wakefield", "full-waveform", "nanobody-antigen"
     return (
         len(part) >= 5
         and part.isalpha()
@@ -134,6 +153,30 @@ def english_part(part: str, index: int, prose: frozenset[str]) -> bool:
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+_WORD_PREFIXES = frozenset(
+    """
+    mini micro macro nano meta multi mega giga ultra super hyper sub inter intra trans
+    semi pseudo quasi poly mono bio geo hydro thermo electro photo neuro cryo aero astro
+    """.split()
+)
+"""Prefixes of English word formation, written alone before a hyphen ("mini-app",
+"multi-physics", "meta-analysis", "cryo-EM") or glued to an English word ("metagenomics",
+"nanobody", "subgrid")."""
+
+
+def closed_compound(part: str) -> bool:
+    """A part of a hyphenated word written as one closed compound of English: two words of four
+    letters or more ("wakefield", "waveform", "toolchain") or a word-forming prefix and an English
+    word ("metagenomics", "nanobody", "multiscale"). Asked only of the parts of a hyphenated word,
+    beside other English: alone, "nanopolish" or "autodock" are names."""
+    if not part.isalpha() or len(part) < 7:
+        return False
+    for i in range(4, len(part) - 3):
+        head, tail = part[:i], part[i:]
+        if (head in _WORD_PREFIXES or english_word(head, inflected=False)) and english_word(tail):
+            return True
+    return False
 
 
 def _one_edit_english(word: str) -> bool:
@@ -183,13 +226,16 @@ _EPONYMS = frozenset(
     gauss-seidel galerkin petrov helmholtz lennard jones debye huckel metropolis hastings
     gibbs ising heisenberg hubbard dirac fermi bose einstein planck wigner kalman
     wiener weibull boussinesq reynolds courant mie rayleigh raman bragg ornstein uhlenbeck
+    hodgkin huxley fitzhugh nagumo michaelis menten lotka volterra cahn hilliard ginzburg
+    landau kolmogorov arrhenius lorentz lorenz smoluchowski fokker kramers black scholes
     """.split()
 )
 """Scientists whose names stand for a method, an equation or a distribution ("lattice
 Boltzmann", "Navier-Stokes", "Runge-Kutta", "Hartree-Fock", "a Bayesian model", "Monte
 Carlo"), as in the index of any numerical-methods or statistical-physics textbook. Written
-with a capital, they are shaped like package names but name a concept; a code named after one
-has a catalogue entry, a version or a description to name it."""
+with a capital, they are shaped like package names but name a concept ("Hodgkin-Huxley
+channels", "Michaelis-Menten kinetics", "Lotka-Volterra", "Cahn-Hilliard", "Black-Scholes"); a
+code named after one has a catalogue entry, a version or a description to name it."""
 
 _RELEASE_CHANNELS = frozenset(
     "lts esr eol ga rc beta alpha nightly stable preview dev snapshot canary edge".split()
@@ -227,7 +273,30 @@ def not_a_package(word: str) -> bool:
         or record_number(word)
         or bool(_NUMBERED_ACRONYM_RE.match(word))
         or word.lower() in _WORKLOAD_MANAGERS
+        or word.lower() in _SITE_FILESYSTEMS
+        or abbreviation_compound(word)
     )
+
+
+_SITE_FILESYSTEMS = frozenset(
+    """
+    cvmfs nfs nfsv4 lustre gpfs beegfs cephfs ceph zfs xfs ext4 btrfs hdfs sshfs squashfs
+    overlayfs tmpfs fuse irods dcache eos
+    """.split()
+)
+"""File systems and data services a site mounts ("distributed through CVMFS", "on our NFS
+share", "a BeeGFS scratch"): a storage need the storage field or a quoted phrase holds, not a
+package the job installs (a storage phrase the parser reads claims the word first)."""
+
+_ABBREVIATION_PART_RE = re.compile(r"^[a-z]{1,2}$", re.IGNORECASE)
+
+
+def abbreviation_compound(word: str) -> bool:
+    """Letters of one or two joined by hyphens ("sd-pf", "pp-nn", "NN-LO"): a shell, a
+    channel or a scheme of physics written in its abbreviations; a package names itself with
+    at least one longer part ("py-spy", "r-base")."""
+    parts = word.split("-")
+    return len(parts) >= 2 and all(_ABBREVIATION_PART_RE.match(p) for p in parts)
 
 
 _WORKLOAD_MANAGERS = frozenset("slurm pbs openpbs pbspro torque lsf sge htcondor moab".split())
@@ -407,6 +476,13 @@ _AMOUNT_VALUE_RE = re.compile(
 key labels a section of the request, it names no package (a package's value is a version)."""
 
 
+_JOB_NAME_BEFORE_RE = re.compile(
+    r"(?:^|[^\S\n])(?:-N|-J|--job-name|--jobname)(?:=|[^\S\n]+)(?:[A-Za-z][\w.+-]*)?\Z"
+)
+"""The name a job script gives its job ("#PBS -N cesm-b1850", "#SBATCH -J wrf_run",
+"--job-name=relax-v2"): a label of the run, not a package."""
+
+
 def placed_as_non_name(text: str, start: int, end: int) -> bool:
     """Whether the word at ``text[start:end]`` stands where no package name stands: an option
     of a command line or its value, a key of a spec or the value of a type key, a part of an
@@ -416,7 +492,7 @@ def placed_as_non_name(text: str, start: int, end: int) -> bool:
     before = text[max(0, start - 60) : start]
     if _OPTION_BEFORE_RE.search(before) or _OPTION_VALUE_BEFORE_RE.search(before):
         return True
-    if _TYPE_KEY_BEFORE_RE.search(before):
+    if _TYPE_KEY_BEFORE_RE.search(before) or _JOB_NAME_BEFORE_RE.search(before):
         return True
     if camel_key(word) and _KEY_START_RE.search(before) and _KEY_AFTER_RE.match(text, end):
         return True
@@ -513,3 +589,65 @@ def camel_key(word: str) -> bool:
     """A key written in camel case ("coresMin", "notAfter", "localScratch") or in Pascal case
     from words ("DockerRequirement"); the caller checks that a colon follows."""
     return bool(_CAMEL_KEY_RE.match(word))
+
+
+CHAT_SLANG = frozenset(
+    "lol lmao lmfao rofl btw fyi imo imho tbh afaik iirc idk ngl smh omg thx tia".split()
+)
+"""The abbreviations of chat ("finally installed lol", "btw", "tbh"): prose, never a package and
+never a requirement."""
+
+_EXECUTABLE_AFFIXES = frozenset(
+    "psmp popt ssmp sopt sdbg pdbg x exe bin batch run mpi serial omp cli".split()
+)
+"""What turns a package's name into one of its programs or builds: CP2K's ``cp2k.psmp`` and
+``cp2k.popt``, Quantum ESPRESSO's ``pw.x``, ``colabfold_batch``, ``run_deepvariant``, a
+module ``hdf5-mpi``."""
+
+
+def executable_of(word: str, packages: Iterable[str]) -> bool:
+    """Whether ``word`` is a program or a build of a package the request already names
+    ("cp2k.psmp" beside CP2K, "run-deepvariant" beside DeepVariant): that package is the
+    requirement; the program is not a second one."""
+    parts = [p for p in re.split(r"[-._]", word.lower()) if p]
+    if len(parts) < 2:
+        return False
+    known = {squash(p) for p in packages}
+    return (squash(parts[0]) in known and all(p in _EXECUTABLE_AFFIXES for p in parts[1:])) or (
+        squash(parts[-1]) in known and all(p in _EXECUTABLE_AFFIXES for p in parts[:-1])
+    )
+
+
+_UNIT_WORDS = ("cores", "nodes", "gpus", "cpus", "hours", "threads", "ranks", "tasks", "minutes")
+_NUMBER_BEFORE_RE = re.compile(r"\d[^\S\n]*$")
+
+
+def unit_typo(text: str, start: int, word: str) -> bool:
+    """A misspelled unit after a number ("512 corse", "4 noeds", "2 gpsu"): a count the writer
+    mistyped, not a package; kept unread, so it is quoted."""
+    from endpoint_plugins.parsing.vocabulary import typo_of
+
+    lower = word.lower()
+    return (
+        lower.isalpha()
+        and 4 <= len(lower) <= 8
+        and bool(_NUMBER_BEFORE_RE.search(text, max(0, start - 12), start))
+        and typo_of(lower, _UNIT_WORDS, 1) is not None
+    )
+
+
+_NOT_SOFTWARE_AFTER_RE = re.compile(
+    r"[^\S\n]+(?:work[^\S\n]+packages?|submissions?|consorti(?:um|a)|collaborations?|"
+    r"projects?|proposals?|grants?|hackathons?|challenges?|competitions?|campaigns?|"
+    r"machines?|boards?|chips?|hardware|supercomputers?|testbeds?|output|outputs|formats?)"
+    r"(?![\w-])",
+    re.IGNORECASE,
+)
+"""A noun that makes the name before it a project, a funder, an event, a machine or a file
+format ("our EUROfusion work package", "the FluSight submission", "a SpiNNaker machine",
+"openPMD output"): no package to install. Kept unread, so it is quoted."""
+
+
+def names_no_software(text: str, start: int, word: str) -> bool:
+    """Whether the noun after ``word`` names it a project, an event, a machine or a format."""
+    return bool(_NOT_SOFTWARE_AFTER_RE.match(text, start + len(word)))

@@ -32,14 +32,18 @@ from endpoint_plugins.parsing.draft import Draft, Mention
 from endpoint_plugins.parsing.english import english_word, proper_noun_only
 from endpoint_plugins.parsing.history import drop_past_versions
 from endpoint_plugins.parsing.not_names import (
+    CHAT_SLANG,
     camel_identifier,
     cited_work,
     concept_word,
     data_source,
     english_part,
+    executable_of,
     letter_term,
+    names_no_software,
     not_a_package,
     placed_as_non_name,
+    unit_typo,
 )
 from endpoint_plugins.parsing.scanner import Scanner, lookup, squash
 from providers.wire.requirements import GpuVendor
@@ -302,6 +306,11 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
             kind = "source"  # "continuum data", "exposures": quoted, no list item of packages
         if kind == "name" and cited_work(scanner.original, start, start + len(word)):
             kind = "unread"  # "et al., Nature 2013", "our CoRL 2023 paper"
+        elif kind in ("name", "unread") and _not_software_here(
+            scanner.original, start, word, named
+        ):
+            kind = "marked"  # "EUROfusion work package", "15-6f452", "512 corse": quoted, and
+            # no list item of packages either
         kinds.append(kind)
     versions, ends = _described_names(scanner, words, kinds)
     _names_in_lists(scanner.original, words, kinds, draft, ends)
@@ -311,6 +320,8 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
     for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
         if kind == "name" and placed_as_non_name(scanner.original, start, start + len(word)):
             kinds[i] = "unread"  # "--num_gpus", "coresMin:", "in.polymer", "nvcr.io/nvidia/"
+        elif kind == "name" and executable_of(word, draft.software):
+            kinds[i] = "unread"  # "cp2k.psmp" beside CP2K: a program of a named package
         elif kind == "name":
             name = lookup(lexicon.SOFTWARE, word) or word.lower()[:MAX_NAME_CHARS]
             draft.add_software(name, versions.get(i, []), (start, start + len(word)))
@@ -343,6 +354,16 @@ def _acronym(word: str) -> bool:
     return len(word) > 2 and word.isupper()
 
 
+def _not_software_here(text: str, start: int, word: str, named: bool) -> bool:
+    """A word that its neighbours mark as no package: glued to a number before it (the
+    "f452" of "15-6f452", a part of a version, even where a key names packages), a mistyped
+    unit after a number ("512 corse"), or a name before a noun of projects, events, machines
+    or formats ("FluSight submission")."""
+    if start > 0 and text[start - 1].isdigit():
+        return True
+    return not named and (unit_typo(text, start, word) or names_no_software(text, start, word))
+
+
 def is_prose(word: str, filler: frozenset[str] | None = None) -> bool:
     """Whether a leftover word is ordinary prose that may be ignored.
 
@@ -356,6 +377,7 @@ def is_prose(word: str, filler: frozenset[str] | None = None) -> bool:
     lower = word.lower()
     return (
         lower in filler
+        or lower in CHAT_SLANG
         or lower in lexicon.RESERVED_WORDS
         or len(lower) < 2
         or (_is_prose_compound(lower, filler) and not _branded(word))
@@ -390,6 +412,8 @@ def _classify(
     after = after.lower()
     if lower in _VENDORS:
         return "vendor"
+    if lower in CHAT_SLANG:
+        return "prose"  # "finally installed lol", "btw": chat, no requirement
     compound = _is_prose_compound(lower, filler) and not _branded(word)
     if lower in filler or lower in lexicon.RESERVED_WORDS or compound:
         return "unread" if versioned and lower not in lexicon.RESERVED_WORDS else "prose"
@@ -939,14 +963,15 @@ def _names_in_lists(
             short = len(word) == 2 and word.isalpha() and word.islower()  # R's "sf", "sp"
             if kind == "unread" and not _shaped_like_a_list_item(word) and not camel and not short:
                 continue  # "processing", "quickly": English morphology, not a package
-            if not_a_package(word) and not camel:
+            if (not_a_package(word) or _NOT_A_NAME_RE.match(word)) and not camel:
                 continue  # "LoRA and PEFT": a method beside a package is still a method;
                 # "STAR and featureCounts": a camel-case word beside one is a package
             if kind == "unread" and common_word(word) and not word.isupper():
                 continue  # "and after", "and polish": an everyday word needs more than a list;
                 # written in capitals ("MontePython + CLASS") it is a name
             end = start + len(word)
-            english = english_word(word) and not word.isupper()  # "CAMB and the CLASS code"
+            english = (english_word(word) or _english_compound(word.lower())) and not word.isupper()
+            # "CAMB and the CLASS code" is a name; "and the mini-app" is English
             join = _LIST_JOIN_RE if english else _LIST_JOIN_ARTICLE_RE
             if any(_joined(join, original[e:start]) for _, e in named if e <= start) or any(
                 join.match(original[end:s]) for s, _ in named if s >= end
@@ -997,7 +1022,8 @@ def _lists_of_unread(original: str, words: list[tuple[int, str]], kinds: list[st
             and not any(typo_of_common(w) for w in listed)  # "Helo, cna I get 2 nodes"
             and not any(_in_proper_name(original, words[k]) for k in run)  # "Maya Ortiz, ..."
             and not all(_CODE_NAME_RE.match(w) for w in listed)  # "ERA5 and CMIP6"
-            and any(not english_word(w) for w in listed)  # "xformers and diffusers"
+            and any(not english_word(w) and not _english_compound(w.lower()) for w in listed)
+            # "xformers and diffusers"; not "indemnity and limitation-of-liability"
         ):
             for k in run:
                 kinds[k] = "name"
@@ -1249,7 +1275,7 @@ def _unresolved_phrases(
     """Adjacent unread words, in one segment, become one quoted phrase."""
     run: list[tuple[int, str]] = []
     for (start, word), kind in zip(words, kinds, strict=True):
-        unread = kind in ("unread", "hardware", "source")
+        unread = kind in ("unread", "hardware", "source", "marked")
         if unread and (not run or _same_segment(scanner.text, run[-1], (start, word))):
             run.append((start, word))
             continue
