@@ -53,7 +53,11 @@ _VARIANT = (
 """Board variants ("A100-SXM4", "A100 80GB") belong to the model, not to memory."""
 _MODEL_PHRASE = rf"(?:{_VENDOR}\s+){{0,2}}(?P<model>{_MODEL}){_VARIANT}s?"
 _GPU_WORD = alternation(lexicon.GPU_WORDS)
-_SCOPE = rf"(?P<scope>{PER_NODE}|{TOTAL})?"
+_SCOPE = (
+    rf"(?:(?P<aside>\s*\([^()\n\x00\d]{{1,24}}\))(?={PER_NODE}|{TOTAL}))?"
+    rf"(?P<scope>{PER_NODE}|{TOTAL})?"
+)
+"""The scope of a count, also past a short aside: "8 GPUs (GCDs) per node"."""
 _UNIT_END = rf"(?!\w|-[^\W\d_]){NOT_RATE}"
 
 _CPU_ONLY_RE = re.compile(rf"(?<!\w){alternation(lexicon.CPU_ONLY_WORDS)}(?!\w)", FLAGS)
@@ -80,6 +84,12 @@ _NODES_RE = re.compile(
     rf"{alternation(lexicon.NODE_WORDS)}{_UNIT_END}",
     FLAGS,
 )
+_WITH_AMOUNT_RE = re.compile(
+    r"\s*,?\s*(?:with|w/|having|that\s+has|which\s+has|of)\s+(?:at\s+least\s+|about\s+)?"
+    r"(?:\d|an?\s|one|two|three|four|six|eight|\x00)",
+    FLAGS,
+)
+"""After "a GPU node": the amounts it has ("a GPU node with 4 A100s" is one node)."""
 _SUCH_HINT_RE = re.compile(
     r"\w\s+(?:such|identical|similar|of\s+these|of\s+those|these|those)\s+\w", FLAGS
 )
@@ -97,7 +107,7 @@ _ONE_UNIT_RE = re.compile(
     r"|(?P<article>an?))\s+"
     r"(?:(?:big|large|powerful|strong|beefy|fast|dedicated|linux|arm|x86|gpu|cpu|compute|fat|"
     r"(?:dual|two|quad|four)[\s-]socket|multi[\s-]core|many[\s-]core|"
-    r"shared[\s-]memory|high[\s-]memory|bare[\s-]metal|physical|whole)[\s-]+){0,2}"
+    r"shared[\s-]memory|high[\s-]memory|bare[\s-]metal|physical|whole|\x00{3,})[\s-]+){0,2}"
     r"(?P<unit>[a-z]{3,11})(?![\w-])"
     r"(?![\s-]+(?:learning|scientists?|science|vision|names?|files?|keys?|languages?|codes?|"
     r"rooms?|memory|ram|labs?|programs?|models?|precision|time|readable|translation|"
@@ -115,6 +125,12 @@ _TERSE_SHAPE_RE = re.compile(
     r"(?<![\w.])(?P<n>\d{1,5})\s*n\s*(?:x|\u00d7|\*)\s*(?P<cpn>\d{1,4})\s*c(?![\w.])", FLAGS
 )
 """The shorthand of users in a hurry: "8N x 128c" is 8 nodes of 128 cores."""
+_SIZED_NODE_TYPO_RE = re.compile(
+    r"(?<![\w.])(?P<n>an?|one|two|three|four|1|\d{1,4})\s+(?P<cpn>\d{1,4})[\s-]*(?:cores?|cpus?)"
+    r"[\s-]+(?P<w>[a-z]{3,9})(?![\w-])",
+    FLAGS,
+)
+"""Nodes sized by cores, the node word one edit off: "a 32 core nod", "2 64-core nodse"."""
 _MULTI_GPU = {"dual": 2, "twin": 2, "quad": 4, "octo": 8}
 _MULTI_GPU_RE = re.compile(
     rf"(?<![\w-])(?:(?P<n>\d{{1,4}}|an?|one|two|four)\s+)?(?P<w>dual|twin|quad|octo)[\s-]+"
@@ -253,6 +269,36 @@ _MODEL_CHOICE_RE = re.compile(
     FLAGS,
 )
 """Two GPU models offered as alternatives ("8 GPU H100 or 8 GPU A100, both is OK")."""
+_NEWER = r"(?:newer|later|better|faster|above|higher|up|more\s+recent)"
+_GENERATION = r"(?:[\s-]+(?:generation|gen|class|series|family|era|level))?"
+_MIN_MODEL_RE = re.compile(
+    r"(?<!\w)(?:(?:anything|any\s+gpu|any\s+card|something)\s+)?(?:newer|better|faster|"
+    rf"more\s+recent)\s+than\s+(?:an?\s+|the\s+)?(?:{_VENDOR}\s+)?{_MODEL}s?(?!\w)"
+    r"|(?<!\w)(?:(?:anything|any\s+gpu|any\s+card)\s+)?from\s+(?:an?\s+|the\s+)?"
+    rf"(?:{_VENDOR}\s+)?{_MODEL}{_GENERATION}\s+(?:on(?:wards?)?|up(?:wards?)?)(?!\w)"
+    rf"|(?<!\w)(?:{_VENDOR}\s+)?{_MODEL}s?{_GENERATION}\s*(?:,\s*)?"
+    rf"(?:or\s+(?:anything\s+|something\s+)?{_NEWER}|and\s+(?:newer|later|up|above))(?!\w)"
+    rf"|(?<!\w)(?:{_VENDOR}\s+)?{_MODEL}{_GENERATION}\s+onwards?(?!\w)",
+    FLAGS,
+)
+"""A lowest GPU model, not one model: "A100 or newer", "anything newer than a V100", "from
+the V100 generation onwards". No field holds a minimum model, so the phrase is quoted as
+unresolved and no model is required (a site with only H100s must not be turned away)."""
+_MIN_MODEL_HINT_RE = re.compile(
+    r"newer|better|faster|recent|above|higher|onward|(?<!\w)up(?!\w)|(?<!\w)from\s", FLAGS
+)
+_LICENCE_COUNT_RE = re.compile(
+    r"(?<!\w)licen[cs](?:es?|ed)(?:\s+(?:tokens?|seats?|keys?|units?))?\s+(?:for|covering|covers|of|"
+    r"limited\s+to)\s+"
+    r"(?:up\s+to\s+|at\s+least\s+)?\d{1,6}\s*(?:cores?|cpus?|processes|procs|ranks|gpus?|nodes?|"
+    r"threads|tasks|users?|seats?)(?!\w)"
+    r"|(?<![\w.])\d{1,6}[\s-]*(?:cores?|cpus?|gpus?|nodes?|process|seats?|users?)[\s-]+"
+    r"licen[cs]es?(?:\s+(?:tokens?|seats?))?(?!\w)",
+    FLAGS,
+)
+"""A licence sized in cores ("a licence for 8 cores", "licence tokens for 64 cores", "a 16-core
+licence"): what the licence covers, not the cores the job asks for. No field holds a licence,
+so the phrase is quoted as unresolved and its count is read as nothing else."""
 _VENDOR_GPU_RE = re.compile(
     rf"(?<!\w)(?P<vendor>nvidia|amd|intel|radeon|instinct|geforce|tesla)\s+"
     rf"(?:(?:data\s*cent(?:er|re)|datacenter|discrete)\s+)?(?:{_GPU_WORD}|cards?|accelerators?|"
@@ -390,6 +436,27 @@ _GPU_MEMORY_HAS_RE = re.compile(
 """GPUs described by their memory: "GPUs with 80 GB", "each GPU needs 24 GB", "A100 GPUs (80
 GB each)", "4 GPUs of 40 GB memory", "4 GPU NVIDIA of 24 GB" (the vendor after the noun). A
 size that describes a GPU is never the node's memory."""
+_PER_OTHER_UNIT_RE = re.compile(
+    r"\s*(?:per|for\s+each|for\s+every|for\s+one|each|every|a)\s+(?:[a-z-]+\s+)?"
+    r"(?!(?:node|host|machine|server|instance|vm|box|computer|worker\s+node|job|allocation|"
+    r"request|gpu|device|card|socket|numa|thread|vcpu|hyperthread|minute|hour|day|week|month|"
+    r"second|year|user|person|head|plus|more|lot|bit|few|total|maximum|minimum|max|min|peak|"
+    r"most|least|piece|time|while|of|them|those|these|one|it|us)s?(?!\w))"
+    r"(?P<unit>[a-z][a-z-]{2,24})(?!\w)(?!\s*(?:node|host|machine|server)s?(?!\w))",
+    FLAGS,
+)
+"""After an unscoped memory size, another unit of work it sizes ("6 GB per realisation", "2 GB
+for each sample"): the size of one piece of the job, not of a node. It is quoted as unresolved
+rather than read as node memory."""
+
+
+def _clause_before(text: str, start: int) -> str:
+    """The clause before ``start``: "one node with 64 cores and 512 GB per chunk" sizes the
+    node it describes, whatever the size is then said of."""
+    window = text[max(0, start - 80) : start]
+    return re.split(r"[.;!?\n]", window)[-1]
+
+
 _MEMORY_SCOPED_RE = re.compile(rf"{SIZE}(?P<scope>{PER_NODE}|{PER_CORE})", FLAGS)
 _BARE_SIZE_RE = re.compile(
     rf"{SIZE}(?!\s*of\s+(?!(?:{_MEMORY})(?!\w)))(?!\s*(?:of\s+)?(?:[\w-]+\s+)?(?:scratch|disk|storage|space|ssd|nvme|lustre|gpfs|"
@@ -424,6 +491,13 @@ _SIZE_BEFORE_COMPUTE_RE = re.compile(
 )
 """A bare size listed just before a compute amount already read ("16GB and 1 core"): memory
 per node, as it is when listed after one ("1 core, 16GB")."""
+_EACH_NODE_WITH_RE = re.compile(
+    r"^\s*,?\s*(?:and\s+)?(?:each|every\s+one|each\s+one)\s*,?\s*(?:with|having|has|have|needs?|"
+    r"gets?|of)\s+(?:at\s+least|about|around|approximately|roughly|min(?:imum)?|~)?\s*$",
+    FLAGS,
+)
+"""After a node count, the size of each node: "32 nodes, each with at least 256 GB"."""
+_NODE_WORD_RE = re.compile(r"(?<![a-z])(?:nodes?|machines?|servers?|hosts?)(?![a-z])", FLAGS)
 _NEXT_TO_COMPUTE_RE = re.compile(r"^\s*(?:,|;|and|with|w/|\+|/|&|plus|\x00)*\s*$", FLAGS)
 
 
@@ -491,9 +565,19 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
             and not _CLAUSE_BREAK_RE.search(m.string, node_spans[-1][1], m.start())
         ):
             return False  # "2 nodes, 1 node have 64 cores": the size of each node, read below
+        groups = m.groupdict()
+        if (
+            groups.get("gpu")
+            and m.group("n").lower() in ("a", "an")
+            and not re.search(r"accelerated|enabled|capable", text, FLAGS)
+            and not _WITH_AMOUNT_RE.match(m.string, m.end())
+        ):  # the README's "on a GPU node"; "a GPU-accelerated node" still names the node
+            _record_model(draft, groups["gpu"], text)  # "on a GPU node": a GPU, not a count
+            _record_vendor(draft, text)
+            c.gpu_mentioned = True
+            return True
         c.nodes.append(Mention(n, text))
         node_spans.append(m.span())
-        groups = m.groupdict()
         if groups.get("cpn"):
             c.cores.append(Count(int(groups["cpn"]), text, per_node=True))
         if groups.get("gpn"):
@@ -553,6 +637,10 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         scanner.blank(start, m.end())
         return False
 
+    if "licen" in scanner.text.lower():
+        scanner.take(_LICENCE_COUNT_RE, lambda m: _quote(draft, m))
+    if _MIN_MODEL_HINT_RE.search(scanner.text):
+        scanner.take(_MIN_MODEL_RE, lambda m: _min_model(scanner, draft, m))
     scanner.take(_GPU_MEMORY_RE, gpu_memory)
     scanner.take(_GPU_MEMORY_FIRST_RE, gpu_memory)
     scanner.take(_GPU_MEMORY_PER_GPU_RE, gpu_memory)
@@ -574,6 +662,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_NODES_RE, nodes)
     scanner.take(_NODES_KEY_RE, nodes)
     scanner.take(_TERSE_SHAPE_RE, nodes)
+    scanner.take(_SIZED_NODE_TYPO_RE, lambda m: _node_typo(m.group("w")) and nodes(m))
     scanner.take(_ONE_UNIT_RE, lambda m: _one_unit(m) and one_node(m))
     if "box" in low:
         scanner.take(_BOXES_RE, nodes)
@@ -581,9 +670,11 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         scanner.take(_GPU_THEN_COUNT_RE, lambda m: _gpu_then_count(draft, m))
         scanner.take(_TIMES_AFTER_RE, lambda m: _times_after(draft, m, node_spans))
     _extract_counts(scanner, draft, node_spans)
+    if _SHORT_CORES_RE.search(scanner.text):
+        scanner.take(_SHORT_CORES_RE, lambda m: _short_cores(scanner, draft, m, node_spans))
     if " of th" in low or _WANT_HINT_RE.search(low):
         scanner.take(_OF_THEM_RE, lambda m: _gpus_of_them(scanner, draft, m))
-    scanner.take(_FUZZY_UNIT_RE, lambda m: _fuzzy_unit(draft, m))
+    scanner.take(_FUZZY_UNIT_RE, lambda m: _fuzzy_unit(draft, m, node_spans, scanner.original))
     scanner.take(_MODEL_RE, lambda m: _record_model(draft, m.group("model"), m.group(0), True))
     scanner.take(_VENDOR_GPU_RE, lambda m: _vendor_mention(draft, m))
     scanner.take(_GPU_MENTION_RE, lambda m: _mention_gpu(draft))
@@ -608,6 +699,8 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
             if kind == "core" and _PER_RANK_RE.match(scanner.original, m.end()):
                 per_rank.append((m.start(), n, m.group(0)))  # "2 threads per rank"
                 return True
+            if scope in ("each", "apiece") and kind != "gpu" and not draft.compute.nodes:
+                scope = ""  # "they are serial: 1 core each": each run, not each node
             total = bool(m.groupdict().get("pre")) or bool(scope and _TOTAL_RE.fullmatch(scope))
             per_node = (bool(scope) and not total) or bool(m.groupdict().get("prenode"))
             threads = m.group(0).lower().rstrip().endswith("threads")
@@ -622,6 +715,7 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
                 per_node = bool(
                     _ONE_NODE_AFTER_RE.match(scanner.original, m.end())
                     or _ONE_NODE_LATER_RE.match(scanner.original, m.end())
+                    or _on_a_node_after(scanner.original, m.end())
                 )
             count = Count(n, m.group(0), per_node, total=total)
             found.append(_Found(kind, m.start(), m.end(), count, per_node or total))
@@ -899,15 +993,23 @@ _FUZZY_UNITS = (
     "ranks",
 )
 _FUZZY_SECONDS = {"hours": 3600, "minutes": 60, "days": 86400}
+_SLASH_NODE_RE = re.compile(r"/\s*(?:node|host|machine|server)(?!\w)", FLAGS)
+_PHYSICAL_UNITS = frozenset({"gpc", "kpc", "mpc", "pcs"})
+"""Units of science one letter from a unit of ours: gigaparsecs are no GPUs."""
 
 
-def _fuzzy_unit(draft: Draft, m: re.Match[str]) -> bool:
+def _fuzzy_unit(
+    draft: Draft, m: re.Match[str], node_spans: list[tuple[int, int]], original: str
+) -> bool:
     """ "1024 cors", "8 nodse": a count whose unit word is one edit from a unit (and no
     English word of its own, so "8 notes" stays unread)."""
     from endpoint_plugins.parsing.english import english_word
     from endpoint_plugins.parsing.vocabulary import typo_of
 
     word = m.group("w").lower()
+    per_node = _SLASH_NODE_RE.match(m.string, m.end())
+    if word in _PHYSICAL_UNITS or (m.string[m.end() : m.end() + 1] in ("/", "^") and not per_node):
+        return False  # "a 2 Gpc/h box": a unit of its own ("Gpc/h", "km^2"), not a misspelt one
     stem_of_unit = any(  # "hourss", "dyas": a unit's letters, whatever the dictionary says
         word[:4] == u[:4] or sorted(word) == sorted(u) for u in _FUZZY_SECONDS
     )
@@ -925,9 +1027,14 @@ def _fuzzy_unit(draft: Draft, m: re.Match[str]) -> bool:
     if unit.startswith("node"):
         draft.compute.nodes.append(Mention(n, text))
         return True
-    each = bool(m.group("each")) or bool(
-        _TIMES_BEFORE_RE.search(m.string, max(0, m.start() - 4), m.start())
-    )  # "8 nods x 64 cors": after a multiplier, each node's
+    each = (
+        bool(m.group("each") or per_node)
+        or bool(_TIMES_BEFORE_RE.search(m.string, max(0, m.start() - 4), m.start()))
+        or _attached(m.string, node_spans, m.start())
+        or bool(_WITH_TYPO_RE.search(m.string, max(0, m.start() - 20), m.start()))
+        or bool(_ONE_NODE_AFTER_RE.match(original, m.end()))
+        or _on_a_node_after(original, m.end())
+    )  # "8 nods x 64 cors", "a node whith 48 cors", "32 coers on one machne": each node's
     if m.group("mpi") and not unit.startswith(("core", "task", "rank")):
         return False
     if unit in ("tasks", "ranks") and m.group("w").isupper():
@@ -940,6 +1047,56 @@ def _fuzzy_unit(draft: Draft, m: re.Match[str]) -> bool:
         draft.compute.cores.append(Count(n, text, per_node=each))
     else:
         draft.compute.gpus.append(Count(n, text, per_node=each))
+    return True
+
+
+_NODE_SPELLINGS = ("node", "nodes", "machine", "machines", "server", "servers")
+_NODE_AFTER_FUZZY_RE = re.compile(
+    r"\s*(?:(?:per|/|each|every|on\s+each|in\s+each|a)\s*-?\s*"
+    r"|,?\s*(?:all\s+)?(?:on|in|of|within)\s+(?:a|one|the|a\s+single|single|1)\s+)"
+    r"(?P<w>[a-z]{3,9})(?![\w-])",
+    FLAGS,
+)
+"""After a count: the node it is on, in a spelling one edit off ("64 cores per nod", "32 coers
+on one machne"); see :func:`_node_typo`."""
+_WITH_TYPO_RE = re.compile(
+    r"\s*(?:whith|wiht|wtih|wit|whit|witn)\s+(?:at\s+least\s+|about\s+)?$", FLAGS
+)
+"""Between one node and its cores: "with" one letter off ("a node whith 48 cors")."""
+
+
+def _node_typo(word: str) -> bool:
+    """Whether a word is a node word one edit off: not an English word of its own, except the
+    clipped "nod", which nobody writes after "per" or "on one" for its own sense."""
+    from endpoint_plugins.parsing.english import english_word
+    from endpoint_plugins.parsing.vocabulary import typo_of
+
+    lower = word.lower()
+    if lower in _NODE_SPELLINGS or typo_of(lower, _NODE_SPELLINGS, 1) is None:
+        return False
+    return lower == "nod" or not english_word(lower)
+
+
+def _on_a_node_after(text: str, end: int) -> bool:
+    """Whether a count is followed by the node it sits on, in a misspelt node word."""
+    m = _NODE_AFTER_FUZZY_RE.match(text, end)
+    return bool(m and _node_typo(m.group("w")))
+
+
+_SHORT_CORES_RE = re.compile(r"(?<![\w.,])(?P<n>\d{1,4})\s?c(?![\w.\u00b0/-])", FLAGS)
+"""Cores in shorthand, "64c": read only right after a node count ("1 node 64c", "4 nodes x
+32c"), where nothing else is sized by a bare "c" (alone "64c" may be a temperature)."""
+
+
+def _short_cores(
+    scanner: Scanner, draft: Draft, m: re.Match[str], node_spans: list[tuple[int, int]]
+) -> bool:
+    if not _attached(scanner.text, node_spans, m.start()):
+        return False
+    n = int(m.group("n"))
+    if not in_range(n, 1, MAX_CORES):
+        return False
+    draft.compute.cores.append(Count(n, m.group(0), per_node=True))
     return True
 
 
@@ -1030,6 +1187,27 @@ def _model_choice(draft: Draft, m: re.Match[str]) -> bool:
         draft.compute.gpu_model_choice = True
         draft.unresolved.append(f"{m.group('a')} or {m.group('b')}")
     return False
+
+
+def _quote(draft: Draft, m: re.Match[str]) -> bool:
+    draft.unresolved.append(" ".join(m.group(0).split()))
+    return True
+
+
+_COUNT_BEFORE_RE = re.compile(r"(?<![\w.,])(?P<n>\d{1,4})\s*(?:x\s*)?$", FLAGS)
+
+
+def _min_model(scanner: Scanner, draft: Draft, m: re.Match[str]) -> bool:
+    """A lowest model ("A100 or newer"): a GPU is meant; the bound is quoted, never dropped. A
+    count just before it ("4 A100s or newer") still counts the GPUs."""
+    draft.unresolved.append(" ".join(m.group(0).split()))
+    before = _COUNT_BEFORE_RE.search(m.string, max(0, m.start() - 8), m.start())
+    if before and in_range(n := int(before.group("n")), 1, MAX_GPUS):
+        draft.compute.gpus.append(Count(n, before.group(0) + m.group(0), per_node=False))
+        scanner.blank(*before.span())
+    _record_vendor(draft, m.group(0))
+    draft.compute.gpu_mentioned = True
+    return True
 
 
 def _vendor_choice(draft: Draft, m: re.Match[str]) -> bool:
@@ -1137,7 +1315,13 @@ def _extract_memory(scanner: Scanner, draft: Draft) -> None:
         if (
             not scope
             and not m.groupdict().get("tot")
-            and _per_task_memory(scanner, m.start(), m.end())
+            and (
+                _per_task_memory(scanner, m.start(), m.end())
+                or (
+                    _PER_OTHER_UNIT_RE.match(scanner.original, m.end())
+                    and not _NODE_WORD_RE.search(_clause_before(scanner.original, m.start()))
+                )
+            )
         ):
             draft.unresolved.append(" ".join(m.group(0).split()))
             return True
@@ -1152,15 +1336,19 @@ def _extract_memory(scanner: Scanner, draft: Draft) -> None:
     def beside_compute(m: re.Match[str]) -> bool:
         """ "16 cores, 64 GB", "1 node, 256 GB": a bare size in a list of compute amounts is
         memory per node, as ``--mem`` is. Anywhere else a bare size stays unread."""
-        before = scanner.text[: m.start()]
-        tail = re.search(r"\x00([^\x00]{0,12})$", before)
-        if tail is None or not _NEXT_TO_COMPUTE_RE.match(tail.group(1)):
+        before = scanner.text[max(0, m.start() - 400) : m.start()]
+        tail = re.search(r"\x00([^\x00]{0,32})$", before)
+        if tail is None:
             return False
-        end = len(before) - len(tail.group(1))
+        each = _EACH_NODE_WITH_RE.match(tail.group(1))
+        if not each and not _NEXT_TO_COMPUTE_RE.match(tail.group(1)):
+            return False
+        end = m.start() - len(tail.group(1))
         start = end
-        while start > 0 and before[start - 1] == "\x00":
+        while start > 0 and scanner.text[start - 1] == "\x00":
             start -= 1
-        if not _COMPUTE_WORD_RE.search(scanner.original[start:end]):
+        amounts = scanner.original[start:end]
+        if not (_NODE_WORD_RE.search(amounts) if each else _COMPUTE_WORD_RE.search(amounts)):
             return False
         return handle(m)
 

@@ -287,7 +287,7 @@ TOTAL = (
 )
 PER_CORE = (
     r"(?:\s*(?:per|/|each|a|for\s+every|for\s+each|for\s+each\s+of\s+the)\s*(?:cpu\s+)?"
-    r"(?:core|cpu|rank|task|process)s?(?!\w))"
+    r"(?:core|cpu|rank|task|process(?:or)?)s?(?!\w))"
 )
 
 NOT_RATE = r"(?!\s*-?\s*(?:hours?|hrs?|h)(?!\w))"

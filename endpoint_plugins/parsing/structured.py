@@ -883,7 +883,10 @@ class _Pairs:
         value = m.group("value")
         note = _COMMENT_RE.search(value)
         if note is None:
-            return self._apply(m, m.group("key"), value, unknown="prose")
+            key = m.group("key")
+            if _node_section(self.scanner.original, m.start("key")):
+                key = f"per_node_{key}"  # "per_node:\n  cores: 50": 50 cores on each node
+            return self._apply(m, key, value, unknown="prose")
         # "ramMin: 144000  # MiB": a comment may name the value's unit; other words in it
         # stay in the text for the other readers
         value, words = value[: note.start()], note.group("note").split()
@@ -964,10 +967,12 @@ class _Pairs:
         key = _canonical_key(squash(raw_key.replace(".", "")))
         value = _unquote(raw_value)
         text = m.group(0)
-        if key in ("ntaskspernode", "taskspernode") and (n := _count(value)):
+        if key in _TASKS_PER_NODE_KEYS and (n := _count(value)):
             self.tasks_per_node = Mention(n, text)
+            if "rank" in key or "mpi" in key:
+                self.draft.mpi_implied = True  # "ranks_per_node=32": MPI ranks
             return True
-        if key in ("cpuspertask", "threadspertask") and (n := _count(value)):
+        if key in _CPUS_PER_TASK_KEYS and (n := _count(value)):
             self.cpus_per_task = Mention(n, text)
             return True
         if key in _DEADLINE_KEYS:
@@ -1222,6 +1227,27 @@ _MIB_KEYS = frozenset("rammin rammax tmpdirmin tmpdirmax outdirmin outdirmax".sp
 """CWL's ``ResourceRequirement`` sizes, which the CWL standard counts in mebibytes."""
 
 
+_SECTION_RE = re.compile(r"^(?P<indent>[ \t]*)(?P<key>[A-Za-z][\w .-]{0,30}?)[ \t]*:[ \t]*$", re.M)
+
+
+def _node_section(text: str, key_at: int) -> bool:
+    """Whether an indented YAML key sits in a section that scopes it to each node
+    (``per_node:``, ``each node:``): the key's amount is then per node."""
+    line_start = text.rfind("\n", 0, key_at) + 1
+    indent = key_at - line_start
+    if indent == 0 or text[line_start:key_at].strip(" \t-"):
+        return False
+    for m in reversed(list(_SECTION_RE.finditer(text, max(0, line_start - 400), line_start))):
+        if len(m.group("indent")) < indent:
+            words = _key_words(m.group("key"))
+            return (
+                len(words) == 2
+                and words[0] in ("per", "each", "every")
+                and (_KEY_WORDS.get(words[1]) == "nodes")
+            )
+    return False
+
+
 def _unquote(value: str) -> str:
     return value.strip().strip("\"'").strip()
 
@@ -1233,6 +1259,18 @@ def _with_unit(key: str) -> Handler | None:
         if stem != key and stem in ("mem", "memory", "ram", "mempernode", "memorypernode"):
             return lambda d, v, t, u=suffix: _memory("node")(d, f"{v}{u}" if _count(v) else v, t)
     return None
+
+
+_TASKS_PER_NODE_KEYS = frozenset(
+    """ntaskspernode taskspernode rankspernode mpirankspernode nrankspernode procspernode
+    processespernode mpiprocspernode""".split()
+)
+_CPUS_PER_TASK_KEYS = frozenset(
+    """cpuspertask threadspertask threadsperrank cpusperrank corespertask coresperrank
+    threadsperprocess cpusperprocess ompthreadsperrank""".split()
+)
+"""Keys of the layout of each node ("ranks_per_node=32 threads_per_rank=4"), multiplied like
+Slurm's ``--ntasks-per-node`` and ``--cpus-per-task`` into cores per node."""
 
 
 # -- keys read word by word ---------------------------------------------------------------------

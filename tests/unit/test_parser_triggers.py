@@ -116,7 +116,7 @@ def test_a_hand_written_gate_holds_for_every_match_of_its_pattern() -> None:
     """Some costly patterns run only when a cheap hint is found in the text (a hint written by
     hand, where :func:`triggers` cannot derive one). A gate that misses a form the pattern
     learned later silently drops that form, so every match must hold its gate's hint."""
-    from endpoint_plugins.parsing import resources, software, structured
+    from endpoint_plugins.parsing import compute, resources, software, structured
 
     gates = [
         (software._WITH_HINT_RE, software._WITH_VARIANT_RE),
@@ -126,6 +126,7 @@ def test_a_hand_written_gate_holds_for_every_match_of_its_pattern() -> None:
         (software._ENABLED_HINT_RE, software._ENABLED_AFTER_RE),
         (resources._BUDGET_HINT_RE, resources._BUDGET_RE),
         (structured._FILE_HINT_RE, structured._FILE_RE),
+        (compute._MIN_MODEL_HINT_RE, compute._MIN_MODEL_RE),
     ]
     texts = _sample_texts()
     for gate, pattern in gates:
