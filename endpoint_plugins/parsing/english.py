@@ -26,6 +26,8 @@ def english_word(word: str, *, inflected: bool = True) -> bool:
     if not lower.isalpha() or len(lower) < 3:
         return False
     words = _words()
+    if lower in words:
+        return True  # the word itself is always among its stems: most words stop here
     stems = [s for s in _stems(lower) if len(s) >= 4 or s == lower] if inflected else [lower]
     return any(stem in words for stem in stems)
 

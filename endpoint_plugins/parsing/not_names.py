@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from functools import cache
 
 from endpoint_plugins.parsing.english import english_word
+from endpoint_plugins.parsing.lexicon import MONTHS
 from endpoint_plugins.parsing.scanner import squash
 
 _MODEL_SIZE_RE = re.compile(
@@ -54,6 +55,9 @@ def _tag_part(part: str) -> bool:
     return m is not None and (len(m.group("letters")) <= 2 or english_word(m.group("letters")))
 
 
+_IDENTIFIER_BREAK_RE = re.compile(r"[_-]")
+
+
 def run_identifier(word: str) -> bool:
     """An identifier joined with underscores from English words, numbers and short tags
     (``nr_2024_11``, ``ensemble_v5``, ``inputs_3d``, ``earthquake_rupture_M7``,
@@ -62,13 +66,14 @@ def run_identifier(word: str) -> bool:
     ``specfem3d_globe``)."""
     if "_" not in word.strip("_"):
         return False
-    parts = [p for p in re.split(r"[_-]", word) if p]
+    parts = [p for p in _IDENTIFIER_BREAK_RE.split(word) if p]
     if sum(p.isdigit() for p in parts) >= 2:
         return True  # "uniprot_2025_01": a dated release of a data set
     return all(len(p) <= 2 or _tag_part(p) or english_word(p) for p in parts)
 
 
 _CAMEL_RE = re.compile(r"^[a-z]{2,}(?:[A-Z][a-z]{2,})+$")
+_CAMEL_PART_RE = re.compile(r"[A-Z]?[a-z]+")
 
 
 def camel_identifier(word: str) -> bool:
@@ -78,7 +83,7 @@ def camel_identifier(word: str) -> bool:
     (``libMesh``, ``pyMOR``)."""
     if not _CAMEL_RE.match(word):
         return False
-    parts = re.findall(r"[A-Z]?[a-z]+", word)
+    parts = _CAMEL_PART_RE.findall(word)
     return all((len(p) >= 4 and english_word(p)) or p.lower() in _SHORT_WORDS for p in parts)
 
 
@@ -108,11 +113,14 @@ GPUs, set in DeepSpeed or PyTorch). None is a package; a package of the same nam
 own catalogue entry or a version, install line or package list to name it."""
 
 
+_LEVEL_RE = re.compile(r"\d+$")
+
+
 def science_abbreviation(word: str) -> bool:
     """A method or data kind of science written like a name ("LoRA", "rRNA", "InSAR")."""
     key = word.lower().rstrip("+")
     key = key[:-1] if key.endswith("s") and key[:-1] in _SCIENCE_ABBREVIATIONS else key
-    level = re.sub(r"\d+$", "", key)  # "SAPT0", "SAPT2+": a level of the method
+    level = _LEVEL_RE.sub("", key)  # "SAPT0", "SAPT2+": a level of the method
     return (
         key in _SCIENCE_ABBREVIATIONS
         or (level != key and level in _SCIENCE_ABBREVIATIONS)
@@ -248,8 +256,6 @@ def concept_word(word: str) -> bool:
     """An eponymous method ("Boltzmann", "lattice-Boltzmann", "Runge-Kutta"), a release
     channel ("LTS") or a month's name or abbreviation ("Nov"): shaped like a name, no
     package."""
-    from endpoint_plugins.parsing.lexicon import MONTHS
-
     lower = word.lower()
     parts = [p for p in lower.split("-") if p]
     return (

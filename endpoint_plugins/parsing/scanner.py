@@ -219,6 +219,8 @@ def _index(key: int, table: dict[str, tuple[str, ...]]) -> dict[str, str]:
 
 def squash(text: str) -> str:
     """Lower case with every space, hyphen and underscore removed: the form spellings share."""
+    if text.isalnum():
+        return text.lower()  # nothing to remove (no alphanumeric character is a separator)
     return _SEPARATOR_RE.sub("", text).lower()
 
 

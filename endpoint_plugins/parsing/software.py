@@ -120,6 +120,10 @@ _UNKNOWN_RE = re.compile(
     rf"{WORD_START}(?P<name>{_NAME}){SEPARATOR}(?P<spec>{SPEC})(?:\s*\))?{_OR_VERSION}",
     FLAGS,
 )
+_VERSION_HINT_RE = re.compile(r"\d")
+"""What every match of :data:`_VERSION_OF_RE` and :data:`_UNKNOWN_RE` contains: a digit, since
+each reads a version, and every form of a version has one. By the time they run, most numbers
+have been read as counts and amounts, so many texts have none left and skip both scans."""
 _VERSION_OF_RE = re.compile(
     rf"(?<![\w.])(?:(?P<op>{OPERATOR_WORDS})\s+)?(?:the\s+)?(?:version\s+|release\s+|v)?"
     rf"(?P<version>\d[\w.]{{0,30}})\s+(?:(?:releases?|versions?|series|builds?)\s+)?of\s+"
@@ -537,9 +541,11 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
 
     _read_module_items(draft)
     _rejoin_gpu_names(scanner)
-    scanner.take(_VERSION_OF_RE, version_of)
+    if _VERSION_HINT_RE.search(scanner.text):  # almost half the texts have no digit left
+        scanner.take(_VERSION_OF_RE, version_of)
     scanner.take(_CATALOGUE_RE, catalogued)
-    scanner.take(_UNKNOWN_RE, unknown)
+    if _VERSION_HINT_RE.search(scanner.text):
+        scanner.take(_UNKNOWN_RE, unknown)
 
 
 def _version_choice(

@@ -281,15 +281,11 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
     kinds: list[str] = []
     sourced = 0  # where the data noun after a data source ends
     capitals = not _shouted(scanner.original)  # in a text written in capitals, ROOT is a word
+    # joined[i]: words i and i + 1 share a segment (each pair is asked about twice below)
+    joined = [_same_segment(scanner.text, words[i], words[i + 1]) for i in range(len(words) - 1)]
     for i, (start, word) in enumerate(words):
-        before = (
-            words[i - 1][1].lower()
-            if i and _same_segment(scanner.text, words[i - 1], (start, word))
-            else ""
-        )
-        after = ""
-        if i + 1 < len(words) and _same_segment(scanner.text, (start, word), words[i + 1]):
-            after = words[i + 1][1]
+        before = words[i - 1][1].lower() if i and joined[i - 1] else ""
+        after = words[i + 1][1] if i + 1 < len(words) and joined[i] else ""
         versioned = bool(_VERSION_AFTER_RE.match(scanner.text, start + len(word)))
         named = _inside(start, draft.name_spans) or word.lower() in draft.software
         placed = bool(_PLACED_RE.match(scanner.text, start + len(word)))
@@ -429,7 +425,7 @@ def _classify(
         return "unread"  # "written in C++", "a C++ toolchain": a language, no package to find
     if _JULIA_PACKAGE_RE.match(word):
         return "name"  # "Oceananigans.jl", "CUDA.jl": Julia names its packages so
-    if len(word) > MAX_NAME_CHARS or not re.search(r"[a-z]", lower) or lower.count(".") > 1:
+    if len(word) > MAX_NAME_CHARS or not _LOWER_LETTER_RE.search(lower) or lower.count(".") > 1:
         return "unread"  # "lic.example.ac.uk" is a host, not a package
     if _NOT_A_NAME_RE.match(word):
         return "unread"  # "LiNiO2", "E4", "v0.91", "FFTs": formulas, codes, plural acronyms
@@ -447,7 +443,10 @@ def _classify(
     foreign = not english and not _english_compound(lower) and not _inflected(lower)
     if foreign and after in _NAME_AFTER and word.islower():
         return "name"  # "the reghdfe and ftools add-ons": the noun outweighs a near typo
-    if not name_shaped(word) and near_catalogue_name(word) is None and _near_filler(lower, filler):
+    # Each asked once: the checks at the end of this function reuse the answers
+    shaped = name_shaped(word)
+    near = None if shaped else near_catalogue_name(word)
+    if not shaped and near is None and _near_filler(lower, filler):
         return "prose"  # "somone", "shoud": a misspelled ordinary word
     if foreign and (before in _NAME_BEFORE or after in _NAME_AFTER) and word.islower():
         return "name"
@@ -468,12 +467,11 @@ def _classify(
         return "name"  # "run cholla on 2 nodes": the thing placed on the resources
     if placed and run_verb and _rare_word(word):
         return "name"  # "run cholla on 2 nodes", right after the verb; not "run tests on"
-    if name_shaped(word):
+    if shaped:
         return "name" if "-" not in word or _is_name_compound(lower, filler) else "unread"
-    if near_catalogue_name(word) is not None:
+    if near is not None:
         return "name"
-    if _near_filler(lower, filler):
-        return "prose"  # "Neeed", "shoud": a misspelled ordinary word
+    # Not name-shaped and no catalogue name: the misspelt-filler check above already said no
     return "unread"
 
 
@@ -734,7 +732,7 @@ def _described_names(
         middle = m.group("middle").split()
         if any(w.lower() in _NOT_IN_DESCRIPTION for w in middle):
             continue  # "Alice (the postdoc who wrote the code)": a clause, not a description
-        if any(re.search(r"\d", w) or HARDWARE_RE.match(w) for w in middle):
+        if any(_DIGIT_RE.search(w) or HARDWARE_RE.match(w) for w in middle):
             continue  # "(the AVX-512 solver)": a requirement inside is never read away
         kinds[i] = "name"
         version = m.group("version") or m.groupdict().get("later")
@@ -836,8 +834,11 @@ def _built_or_coupled(original: str, start: int, word: str, kind: str) -> bool:
     )
 
 
+_WORD_BEFORE_RE = re.compile(r"([A-Za-z']+)[^\S\n]*[\"'\u201c\u2018]?$")
+
+
 def _word_before(text: str, start: int) -> str:
-    m = re.search(r"([A-Za-z']+)[^\S\n]*[\"'\u201c\u2018]?$", text[max(0, start - 40) : start])
+    m = _WORD_BEFORE_RE.search(text[max(0, start - 40) : start])
     return m.group(1).lower() if m else ""
 
 
@@ -910,15 +911,22 @@ def _feature_words() -> tuple[str, ...]:
     return tuple(sorted(words))
 
 
+_PART_BREAK_RE = re.compile(r"[-/]")
+"""Between the parts of a compound word ("low-latency", "CPU/GPU")."""
+_LOWER_LETTER_RE = re.compile(r"[a-z]")
+
+
 def _near_feature_word(word: str) -> bool:
     """A misspelled requirement word ("infinband", "low-latncy"): not a package name."""
-    parts = [p for p in re.split(r"[-/]", word) if len(p) >= 5]
+    parts = [p for p in _PART_BREAK_RE.split(word) if len(p) >= 5]
     return any(closest(p, _feature_words(), 0.8) and p not in _feature_words() for p in parts)
 
 
 def _is_prose_compound(word: str, filler: frozenset[str]) -> bool:
     """ "fine-tuning", "post-processing": every part is prose, so the whole is."""
-    parts = [p for p in re.split(r"[-/]", word) if p]
+    if "-" not in word and "/" not in word:
+        return False  # one part (asked of every leftover word, most of them plain)
+    parts = [p for p in _PART_BREAK_RE.split(word) if p]
     return len(parts) > 1 and all(
         p in filler or p in lexicon.RESERVED_WORDS or p.isdigit() or len(p) == 1 for p in parts
     )
@@ -1008,11 +1016,14 @@ def _lists_of_unread(original: str, words: list[tuple[int, str]], kinds: list[st
     i = 0
     while i < len(slots):
         j = i
-        while j + 1 < len(slots) and all(kinds[slots[k]] == "unread" for k in (j, j + 1)):
+        while j + 1 < len(slots) and kinds[slots[j]] == kinds[slots[j + 1]] == "unread":
             left, right = words[slots[j]], words[slots[j + 1]]
             if not _LIST_JOIN_RE.match(original[left[0] + len(left[1]) : right[0]]):
                 break
             j += 1
+        if j == i:
+            i += 1  # a word alone is no list
+            continue
         run = [slots[k] for k in range(i, j + 1)]
         listed = [words[k][1] for k in run]
         if (

@@ -124,6 +124,8 @@ def test_a_hand_written_gate_holds_for_every_match_of_its_pattern() -> None:
         (software._PAREN_HINT_RE, software._PAREN_SPEC_RE),
         (software._BUILT_HINT_RE, software._BUILT_WITH_RE),
         (software._ENABLED_HINT_RE, software._ENABLED_AFTER_RE),
+        (software._VERSION_HINT_RE, software._VERSION_OF_RE),
+        (software._VERSION_HINT_RE, software._UNKNOWN_RE),
         (resources._BUDGET_HINT_RE, resources._BUDGET_RE),
         (structured._FILE_HINT_RE, structured._FILE_RE),
         (compute._MIN_MODEL_HINT_RE, compute._MIN_MODEL_RE),
