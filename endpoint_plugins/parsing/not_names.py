@@ -489,6 +489,19 @@ _JOB_NAME_BEFORE_RE = re.compile(
 "--job-name=relax-v2"): a label of the run, not a package."""
 
 
+_RESOURCE_KEY_PARTS = frozenset(
+    """per node nodes rank ranks task tasks core cores cpu cpus gpu gpus mem memory time
+    walltime hours threads proc procs ntasks num max min total""".split()
+)
+"""Parts of a snake_case key that names a resource ("ranks_per_node", "max_gpus")."""
+
+
+def _resource_key(word: str) -> bool:
+    """A snake_case word with a resource part: a key. Package pins have no such part
+    ("torch_cluster: 1.6" is a package with its version)."""
+    return "_" in word and not _RESOURCE_KEY_PARTS.isdisjoint(word.lower().split("_"))
+
+
 def placed_as_non_name(text: str, start: int, end: int) -> bool:
     """Whether the word at ``text[start:end]`` stands where no package name stands: an option
     of a command line or its value, a key of a spec or the value of a type key, a part of an
@@ -508,6 +521,8 @@ def placed_as_non_name(text: str, start: int, end: int) -> bool:
             return True
         if _AMOUNT_VALUE_RE.match(text, end):
             return True  # "Executors: 20 nodes", "Workers: 64 cores each": a section label
+        if _KEY_AFTER_RE.match(text, end) and _resource_key(word):
+            return True  # "ranks_per_node: 64" in a line of prose: a key, not a pin
     token_start = max(text.rfind(c, 0, start) for c in " \t\n\"'({[,=") + 1
     token_end = end
     while token_end < len(text) and not text[token_end].isspace():

@@ -1061,8 +1061,10 @@ class _Pairs:
         if not is_text and not _WORD_IN_VALUE_RE.search(value):
             self.draft.unresolved.append(_clean(text))  # "max_memory_per_rank: 3.5": no word
             return True  # left for the other readers, but none of them reads bare numbers
-        if blank:
+        if blank and (is_text or " " not in raw_key.strip()):
             self.scanner.blank(m.start("key"), m.start("value"))
+        # a key of several words ("we use foo_bar: 2.1 and 2 nodes") is a sentence with a
+        # colon: its words are left for the prose readers, so a name there is never lost
         return False
 
     def _named_version(self, raw_key: str, value: str) -> bool:
@@ -1118,7 +1120,10 @@ class _Pairs:
         )
         name = name or self.last_name
         if name is None:
-            return False
+            # "version: 1.0" with no package named before it: a version of something, so the
+            # pair is quoted (no site may be READY on it unread), never left as a bare number
+            self.draft.unresolved.append(text.strip())
+            return True
         self.draft.add_software(name, constraints)
         return True
 
