@@ -31,7 +31,14 @@ from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.constraints import AFTER_WORDS, clean_version, parse_constraints
 from endpoint_plugins.parsing.draft import Draft
 from endpoint_plugins.parsing.english import english_word
-from endpoint_plugins.parsing.scanner import BARRIER, FLAGS, Scanner, alternation, lookup
+from endpoint_plugins.parsing.scanner import (
+    BARRIER,
+    FLAGS,
+    Scanner,
+    alternation,
+    lookup,
+    sentence_start,
+)
 from providers.wire.requirements import Comparator, VersionConstraint
 
 _VERSION = r"(?:\d{1,2}[a-z]{3}\d{4}|\d{1,4}(?:\.\d{1,4}){0,3}[a-z]?)"
@@ -100,7 +107,8 @@ def attach_detached_versions(
             if _owner_free(draft, kind, name):
                 draft.add_software(name, [_eq(version)])
                 read.append((end, m.end("v")))
-    text = _blanked(scanner, read)
+                scanner.blank(end, m.end("v"))
+    text = scanner.text
     for m in _DETACHED_RE.finditer(text):
         before = text[: m.start()]
         owner = _owner_before(owners, m.start(), text, draft)
@@ -120,18 +128,13 @@ def attach_detached_versions(
             continue
         _apply(draft, owner, constraints)
         read.append(m.span())
-        text = _blanked(scanner, read)
+        scanner.blank(*m.span())
+        text = scanner.text
     return read
 
 
 def _eq(version: str) -> VersionConstraint:
     return VersionConstraint(op=Comparator.EQ, version=version)
-
-
-def _blanked(scanner: Scanner, spans: list[tuple[int, int]]) -> str:
-    for start, end in spans:
-        scanner.blank(start, end)
-    return scanner.text
 
 
 def _owners(scanner: Scanner, draft: Draft) -> list[tuple[int, int, str, str]]:
@@ -153,8 +156,7 @@ def _owner_before(
     owners: list[tuple[int, int, str, str]], at: int, text: str, draft: Draft
 ) -> tuple[int, int, str, str] | None:
     """The nearest name before ``at`` in its sentence, or the request's only package."""
-    ends = [m.end() for m in _SENTENCE_END_RE.finditer(text, 0, at)]
-    sentence = ends[-1] if ends else 0
+    sentence = sentence_start(_SENTENCE_END_RE, text, at)
     before = [o for o in owners if sentence <= o[0] and o[1] <= at]
     if before:
         owner = before[-1]

@@ -40,6 +40,7 @@ from endpoint_plugins.parsing.timing import (
     extract_urgency,
     extract_walltime,
 )
+from endpoint_plugins.parsing.triggers import IGNORECASE_TO_ASCII
 from endpoint_plugins.parsing.vocabulary import extract_open_vocabulary
 from providers.wire.requirements import Requirements
 
@@ -206,9 +207,12 @@ def _flush(run: list[str], fragments: list[str]) -> None:
         run.clear()
 
 
-_CASE_PARTNERS = str.maketrans({"\u0130": "I", "\u0131": "i", "\u017f": "s", "\u212a": "K"})
-"""The four non-ASCII letters that case-insensitive patterns match as ASCII letters (dotted
-capital I, dotless i, long s, Kelvin sign), mapped to those letters."""
+_CASE_PARTNERS = {
+    code: ascii.upper() if chr(code).isupper() else ascii
+    for code, ascii in IGNORECASE_TO_ASCII.items()
+}
+"""The non-ASCII letters that case-insensitive patterns match as ASCII letters (dotted capital
+I, dotless i, long s, Kelvin sign), mapped to those letters in the same case."""
 
 
 def _ascii_letters(text: str) -> str:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from endpoint_plugins.parsing import lexicon
-from endpoint_plugins.parsing.triggers import fold, triggers
+from endpoint_plugins.parsing.triggers import IGNORECASE_TO_ASCII, fold, triggers
 
 BARRIER = "\x00"
 """Replaces understood text. Neither a word character nor whitespace, so no pattern spans it."""
@@ -166,9 +166,9 @@ def _emit(node: dict[str, dict]) -> str:
     return f"(?:{body})?" if _END in node else body
 
 
-_CASE_PARTNERS = "\u0130\u0131\u017f\u212a"
+_CASE_PARTNERS = "".join(map(chr, IGNORECASE_TO_ASCII))
 """The non-ASCII characters an ASCII letter matches under ``re.IGNORECASE`` ("\u212a" is the
-Kelvin sign, which matches "k"); see :data:`triggers._IGNORECASE_TO_ASCII`."""
+Kelvin sign, which matches "k")."""
 
 
 @functools.cache
@@ -345,6 +345,12 @@ def sentence_around(
     before = [m.end() for m in ends.finditer(text, 0, start)]
     after = ends.search(text, end)
     return before, after.start() if after else len(text)
+
+
+def sentence_start(ends: re.Pattern[str], text: str, at: int) -> int:
+    """Where the sentence holding ``text[at]`` starts (see :func:`sentence_around`)."""
+    before, _ = sentence_around(ends, text, at, at)
+    return before[-1] if before else 0
 
 
 def in_range(value: float | None, low: float, high: float) -> bool:

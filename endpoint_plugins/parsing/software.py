@@ -48,6 +48,7 @@ from endpoint_plugins.parsing.scanner import (
     Scanner,
     alternation,
     lookup,
+    sentence_start,
     squash,
 )
 from endpoint_plugins.parsing.vocabulary import (
@@ -636,8 +637,7 @@ def _either_one(
     found: list[list[str]] = []
     grouped = {n for g in groups for n in g}
     for m in _EITHER_ONE_RE.finditer(original):
-        ends = [e.end() for e in _SENTENCE_END_RE.finditer(original, 0, m.start())]
-        start = ends[-1] if ends else 0
+        start = sentence_start(_SENTENCE_END_RE, original, m.start())
         if _NEGATED_RE.search(original, max(start, m.start() - 30), m.start()):
             continue  # "we don't think either is fine"
         if _OR_WORD_RE.search(original, start, m.start()):

@@ -31,7 +31,7 @@ _MAX_STRINGS = 64
 _MAX_RANGE = 8
 """Widest character range (``[a-f]``) expanded into single characters."""
 
-_IGNORECASE_TO_ASCII = {0x130: "i", 0x131: "i", 0x17F: "s", 0x212A: "k"}
+IGNORECASE_TO_ASCII = {0x130: "i", 0x131: "i", 0x17F: "s", 0x212A: "k"}
 """The only non-ASCII characters that an ASCII letter matches under ``re.IGNORECASE``.
 
 Found by testing every code point against ``[a-z0-9]`` with ``re.IGNORECASE``; a unit test
@@ -52,7 +52,7 @@ def fold(text: str) -> str:
     mapped to those letters, so a trigger found by :func:`triggers` is a plain substring test.
     """
     if not text.isascii():
-        text = text.translate(_IGNORECASE_TO_ASCII)
+        text = text.translate(IGNORECASE_TO_ASCII)
     return text.lower()
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from endpoint_plugins.parsing import scanner
 from endpoint_plugins.parsing.parser import parse_requirements
-from endpoint_plugins.parsing.triggers import _IGNORECASE_TO_ASCII, fold, triggers
+from endpoint_plugins.parsing.triggers import IGNORECASE_TO_ASCII, fold, triggers
 
 
 def test_the_folding_table_lists_every_non_ascii_character_an_ascii_letter_matches() -> None:
@@ -23,7 +23,7 @@ def test_the_folding_table_lists_every_non_ascii_character_an_ascii_letter_match
         for cp in range(0x80, 0x110000)
         if not 0xD800 <= cp <= 0xDFFF and ascii_letter.fullmatch(chr(cp))
     }
-    assert found == set(_IGNORECASE_TO_ASCII)
+    assert found == set(IGNORECASE_TO_ASCII)
 
 
 @pytest.mark.parametrize(
