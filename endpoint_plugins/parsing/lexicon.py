@@ -1016,3 +1016,21 @@ RESERVED_WORDS: frozenset[str] = frozenset(
     """.split()
 )
 """Words that are never the name of an unknown package, even with a number after them."""
+
+
+FILE_EXTENSIONS: frozenset[str] = frozenset(
+    """
+    py sh bash csh zsh pl r m f f90 f95 f03 cu cuh ipynb exe in inp data
+    pbs slurm sbatch bsub lsf job
+    yaml yml json toml ini cfg conf xml txt md rst log out err csv tsv tab dat npy npz pt pth
+    ckpt safetensors onnx pkl gguf h5 h5ad hdf5 nc nc4 grib grb grb2 zarr parquet arrow fits
+    root sav mat xlsx
+    fa fasta fna faa fq fastq gz bz2 xz zip tar tgz bam sam cram vcf bcf bed gff gtf pdb pdbqt
+    cif mol2 sdf xyz gro top tpr mdp itp psf dcd xtc trr lmp nii
+    tif tiff png jpg mp4 wav flac pbf shp las laz
+    sif img def qcow2 raw iso
+    """.split()
+)
+"""File name extensions of scripts, code, configuration, data and container images: a word
+ending in one ("train.py", "ds_zero3.json", "s1.bam", "image.sif") is a file, not a package.
+Julia's ``.jl`` is not here: "Oceananigans.jl" names a package, "main.jl" a script."""

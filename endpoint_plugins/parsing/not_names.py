@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from functools import cache
 
 from endpoint_plugins.parsing.english import english_word
-from endpoint_plugins.parsing.lexicon import MONTHS
+from endpoint_plugins.parsing.lexicon import FILE_EXTENSIONS, MONTHS
 from endpoint_plugins.parsing.scanner import squash
 
 _MODEL_SIZE_RE = re.compile(
@@ -440,17 +440,6 @@ _TYPE_KEY_BEFORE_RE = re.compile(
 "ana@lab.example", "build": "multicore-CUDA"). Taken from the CWL, Kubernetes, Snakemake
 and Nextflow spec vocabularies."""
 _EMAIL_RE = re.compile(r"[\w.+-]+@[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*)+")
-_FILE_EXTENSIONS = frozenset(
-    """
-    py sh bash csh zsh pl r m f f90 f95 f03 cu cuh ipynb
-    yaml yml json toml ini cfg conf xml txt md rst log out err csv tsv tab dat npy npz pt pth
-    ckpt safetensors onnx pkl h5 hdf5 nc nc4 grib grb zarr parquet arrow fits root
-    fa fasta fna faa fq fastq gz bz2 xz zip tar tgz bam sam cram vcf bcf bed gff gtf pdb cif
-    mol2 sdf xyz gro top tpr mdp itp psf dcd xtc trr lmp sif img def qcow2 raw iso
-    """.split()
-)
-"""File name extensions of code, configuration, data and container images: a word ending in
-one ("train.py", "ds_zero3.json", "s1.bam", "image.sif") is a file, not a package."""
 _FILE_PREFIXES = frozenset("in log restart dump".split())
 """LAMMPS names its input, log and restart files with a prefix ("in.polymer"); source files
 ("whisper.cpp", "node.js", "CUDA.jl") and "data." ("data.table") name packages too often."""
@@ -597,7 +586,7 @@ def dotted_non_name(word: str) -> bool:
         return False
     parts = word.lower().split(".")
     return (
-        parts[-1] in _FILE_EXTENSIONS
+        parts[-1] in FILE_EXTENSIONS
         or parts[-1] in _TOP_DOMAINS
         or (parts[0] in _FILE_PREFIXES and len(parts) == 2 and parts[1].isalpha())
     )

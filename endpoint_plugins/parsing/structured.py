@@ -32,6 +32,7 @@ from endpoint_plugins.parsing.scanner import (
     FLAGS,
     SIZE,
     Scanner,
+    alternation,
     in_range,
     lookup,
     size_in_gb,
@@ -679,13 +680,8 @@ _COMMANDS_RE = re.compile(
     r"|flux\s+(?:run|submit|batch|alloc))(?![\w-])",
     FLAGS,
 )
-_FILE_EXTENSIONS = (
-    r"(?:sh|pbs|slurm|sbatch|bsub|lsf|job|py|jl|r|m|in|"
-    r"inp|cfg|conf|ini|ya?ml|json|txt|csv|h5|nc|sif|img|tar|gz|log|out|dat|xyz|pdb|mdp|tpr|"
-    r"gro|top|lmp|data|ipynb|toml|exe|sdf|mol2|pdbqt|fasta|fa|fastq|fq|bam|cram|vcf|bed|gtf|"
-    r"h5ad|nii|dcd|xtc|trr|parquet|zarr|npy|npz|pt|ckpt|gguf|safetensors|tif|tiff|png|jpg|"
-    r"mp4|wav|flac|grib|grb2|pbf|shp|las|laz|root|sav|mat|xlsx|zip)"
-)
+_FILE_EXTENSIONS = alternation([*lexicon.FILE_EXTENSIONS, "jl"])
+"""Julia scripts too: the pattern below spares ``.jl`` names with a capital (packages)."""
 _FILE_RE = re.compile(
     r"(?<![\w/.-])(?![\w-]*(?-i:[A-Z])[\w-]*\.jl(?![\w.]))(?:\.{0,2}/)?[\w./-]*\w\."
     + _FILE_EXTENSIONS
