@@ -162,14 +162,17 @@ _ATTACHED_RE = re.compile(
 """What may join a node count to the core or GPU count of each node: "4 nodes x 32 cores",
 "4 nodes with 32 cores", "4 nodes of 2 GPUs", "2 nodes (64 cores)"."""
 _CPU_OR_GPU_RE = re.compile(
-    r"(?<!\w)(?:(?:a|an|the)\s+)?(?:cpus?|cpu[\s-]only|cpu\s+nodes?|cpu\s+cores)\s*"
+    r"(?<!\w)(?:(?:a|an|the)\s+)?(?:cpus?|cpu[\s-]only|cpu\s+nodes?|cpu\s+cores)"
+    r"(?:\s+(?:alone|by\s+(?:itself|themselves)|on\s+(?:its|their)\s+own))?\s*"
     rf"(?:,\s*)?(?:or|/|and/or)\s*(?:,\s*if\s+[^,;.]{{1,40}},\s*)?(?:(?:on|with|a|an)\s+)?"
     rf"(?:(?P<gpu>{_GPU_WORD})"
     r"(?:[\s-]+(?:builds?|versions?|nodes?|jobs?|runs?|backends?|mode))?(?!\w)"
     rf"|(?=(?:{COUNT})\s*(?:x\s*)?(?:{_VENDOR}\s+)?(?:{_GPU_WORD}|{_MODEL})))",
     FLAGS,
 )
-"""GPUs as an option, not a must: "a CPU or GPU build", "on CPU or 2 GPUs per node"."""
+"""GPUs as an option, not a must: "a CPU or GPU build", "on CPU or 2 GPUs per node", "on CPU
+alone or on a single GPU". Read before "CPU only", so "either CPU-only or with 2 GPUs" offers
+two options instead of excluding the GPUs it asks for."""
 _OPTION_COUNT = r"(?:(?P<n>\d{1,3}|one|two|four|eight|a\s+single|a|an)\s+)?"
 """A count before the GPU word of an option ("on one GPU or on CPU"): still the count asked."""
 _GPU_OR_CPU_RE = re.compile(
@@ -181,6 +184,14 @@ _GPU_OR_CPU_RE = re.compile(
 )
 """The same, GPUs first: "runs on GPUs, or on plain CPUs if nothing else is free", "on a
 graphics card or on the normal processors"."""
+_GPU_THEN_OR_RE = re.compile(
+    rf"(?<!\w)(?:{_GPU_WORD}|{_MODEL}s?)(?![\w-])[^.;!?\n]{{0,40}}?(?:,\s*|\s+)or\s+"
+    r"(?:else\s+)?(?:(?:just|simply|plain|on|run|use)\s+){0,2}(?:the\s+)?$",
+    FLAGS,
+)
+"""Before "CPU only": GPUs offered first and the CPU as the other option ("2 T4s, or CPU only if
+that's all you have", "an A100 or else just CPU only"): a fallback, never an exclusion of the
+GPUs just asked for."""
 _GPU_OPTIONAL_RE = re.compile(
     rf"{_OPTION_COUNT}(?<!\w)(?:{_GPU_WORD}|gpu\s+acceleration|gpu\s+support)\s+(?:is\s+|are\s+)?"
     r"(?:optional|if\s+(?:one\s+is\s+|they\s+are\s+|it\s+is\s+)?available|nice\s+to\s+have|"
@@ -498,6 +509,13 @@ _EACH_NODE_WITH_RE = re.compile(
 )
 """After a node count, the size of each node: "32 nodes, each with at least 256 GB"."""
 _NODE_WORD_RE = re.compile(r"(?<![a-z])(?:nodes?|machines?|servers?|hosts?)(?![a-z])", FLAGS)
+_ONE_NODE_WORDS_RE = re.compile(
+    r"\s*(?:one|1|a\s+single|single|a|an)\s+(?:[a-z-]+\s+)?(?:machine|server|host|box|node|"
+    r"workstation|computer)\s*",
+    FLAGS,
+)
+"""The one node just read ("64 cores on one machine and 256 GB"): a size listed after it is the
+node's memory, as after "1 node, 256 GB"."""
 _NEXT_TO_COMPUTE_RE = re.compile(r"^\s*(?:,|;|and|with|w/|\+|/|&|plus|\x00)*\s*$", FLAGS)
 
 
@@ -539,6 +557,10 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
             return False  # "Xeon CPUs only": a processor kind, left unresolved
         if needed_without(scanner.text, m):
             return False  # "it can't run without a GPU"
+        if m.group(0)[:1] in "cC" and _GPU_THEN_OR_RE.search(
+            scanner.original, max(0, m.start() - 80), m.start()
+        ):
+            return _cpu_fallback(draft)  # "on 2 T4s, or CPU only if that's all you have"
         c.cpu_only = c.cpu_only or Mention(True, m.group(0))
         draft.exclude(Feature.GPU)
         return True
@@ -648,8 +670,8 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     low = scanner.text.lower()  # cheap guards: most requests need none of the rarer forms
     if "cpu" in low:  # first, so "works CPU-only too" is a fallback, not "CPU only"
         scanner.take(_CPU_TOO_RE, lambda m: _cpu_fallback(draft))
-    scanner.take(_CPU_ONLY_RE, cpu_only)
     scanner.take(_CPU_OR_GPU_RE, cpu_or_gpu)
+    scanner.take(_CPU_ONLY_RE, cpu_only)
     scanner.take(_GPU_OPTIONAL_RE, cpu_or_gpu)
     scanner.take(_GPU_OR_CPU_RE, cpu_or_gpu)
     if " or " in low or "/" in low:
@@ -964,12 +986,14 @@ def _per_task_phrase(text: str, m: re.Match[str]) -> str:
 _ATTACHED_LATER_RE = re.compile(
     r"\s*(?:,\s*(?:(?:with|w/|having|of|each\s+with)\s*)?|(?:with|w/|having|of|\(|:|each\s+with)\s*)"
     r"(?:(?:at\s+least|minimum|min)\s+)?"
-    r"(?:(?:\x00+|\d{1,5}(?:\.\d{1,3})?\s*(?:tb|gb|tib|gib|g(?!\w))\s*(?:of\s+)?(?:ram|memory|mem)?)"
+    r"(?:(?:\x00+|\d{1,5}(?:\.\d{1,3})?\s*(?:tb|gb|tib|gib|g(?!\w))\s*(?:of\s+)?(?:ram|memory|mem)?"
+    rf"|(?:of\s+(?:the\s+)?)?(?:type|model|kind)\s*:?\s*(?:{_VENDOR}\s+)?{_MODEL}s?(?!\w))"
     r"\s*(?:,|and|&|\+|plus)?\s*(?:(?:at\s+least|minimum|min)\s+)?)+",
     FLAGS,
 )
 """Several amounts after one node phrase: "one node with minimum 2 TB of memory and 64 cores",
-"1 node, 2 TB RAM, 64 cores"."""
+"1 node, 2 TB RAM, 64 cores", also past the model of the GPUs counted ("one node with 4 GPU of
+type L40S and 64 cores")."""
 
 
 _FUZZY_UNIT_RE = re.compile(
@@ -1348,7 +1372,11 @@ def _extract_memory(scanner: Scanner, draft: Draft) -> None:
         while start > 0 and scanner.text[start - 1] == "\x00":
             start -= 1
         amounts = scanner.original[start:end]
-        if not (_NODE_WORD_RE.search(amounts) if each else _COMPUTE_WORD_RE.search(amounts)):
+        if not (
+            _NODE_WORD_RE.search(amounts)
+            if each
+            else _COMPUTE_WORD_RE.search(amounts) or _ONE_NODE_WORDS_RE.fullmatch(amounts)
+        ):
             return False
         return handle(m)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from endpoint_plugins.parsing.draft import Draft, Mention
+from endpoint_plugins.parsing.draft import Count, Draft, Mention
 from endpoint_plugins.parsing.scanner import FLAGS, Scanner, alternation, starts_with
 from providers.wire.requirements import Feature
 
@@ -123,6 +123,9 @@ _NEGATED_RE = re.compile(
     rf"isn'?t\s+needed|aren'?t\s+needed|not\s+used|not\s+an\s+option|not\s+allowed|"
     rf"(?:are\s+|is\s+)?(?:forbidden|prohibited|banned|disallowed))"
     rf"|{_FEATURE}-?(?:less|free)"
+    rf"|(?:(?<=[.,;:!?(]\s)|(?<=[.,;:!?(])|(?<=^)|(?<=\n))(?:(?:and|but|also)\s+)?{_FEATURE}{_MORE}"
+    rf"\s+(?:we|i|they|you|it|the\s+(?:job|code|run|model|program|solver))\s+{_NOT}\s+"
+    rf"(?:really\s+|even\s+|actually\s+)?{_NEED}(?=\s*(?:[.,;:!?)]|$|at\s+all|here|for\s+))"
     rf"|{_NOT}\s+(?:allow|allows|permit|permits|accept|accepts)\s+(?:(?:the\s+)?use\s+of\s+)?"
     rf"{_ARTICLE}{_FEATURE}{_MORE}"
     rf"|{_NOT}\s+(?:be\s+)?(?:run|ran|executed|launched|started|deployed|packaged|put|go)\s+"
@@ -137,14 +140,14 @@ _NEGATED_RE = re.compile(
 _ONE_FEATURE_RE = re.compile(rf"(?<![\w-]){_FEATURE}(?!\w)", FLAGS)
 _GPU_WORDS = r"(?:gpus?|graphics\s+cards?|accelerators?|cuda)"
 _GPU_HELPS_BUT_RE = re.compile(
-    rf"(?<![\w-])(?:a\s+|the\s+)?{_GPU_WORDS}\s+(?:would\s+|will\s+|could\s+|can\s+|might\s+)?"
+    rf"(?<![\w-])(?:(?P<one>a|one|a\s+single|single)\s+|the\s+)?{_GPU_WORDS}\s+(?:would\s+|will\s+|could\s+|can\s+|might\s+)?"
     r"(?:help|helps|speed|speeds|accelerate|accelerates|be\s+(?:nice|faster|better|welcome|useful))"
-    r"[^.;!?\n]{0,40}?\s(?:but|though|although|yet)\s+(?:(?:they|it|one|is|are)\s+)*"
+    r"[^.;!?\n]{0,40}?\s(?:but|though|although|yet)\s+(?:(?:they|it|one|is|are|it's|that's|that)\s+)*"
     rf"(?:not\s+|n'?t\s+|never\s+)?(?:{_NOT_WANTED}|needed|required|necessary|essential)(?!\w)",
     FLAGS,
 )
 """GPUs offered as a help, not a must: "GPUs help a lot but are not needed", "a GPU would speed
-it up, but it isn't required"."""
+it up, but it isn't required". "A GPU" counts one (the README's article rule), still optional."""
 _GPU_IF_ANY_RE = re.compile(
     r"(?<!\w)(?:can|could|may|might|will|would)\s+(?:also\s+)?(?:use|benefit\s+from|"
     rf"take\s+advantage\s+of)\s+(?:a\s+|an\s+|the\s+|some\s+|one\s+)?{_GPU_WORDS}\s+"
@@ -229,6 +232,11 @@ def extract_exclusions(scanner: Scanner, draft: Draft) -> None:
         draft.compute.gpu_mentioned = True
         return True
 
+    def one_gpu(m: re.Match[str]) -> bool:
+        if m.group("one"):
+            draft.compute.gpus.append(Count(1, m.group(0), per_node=False))
+        return True
+
     def handle(m: re.Match[str]) -> bool:
         if needed_without(scanner.text, m):
             return False  # "it can't run without a GPU": the GPU is needed
@@ -268,7 +276,7 @@ def extract_exclusions(scanner: Scanner, draft: Draft) -> None:
         for line in list(_OPTIONAL_LINE_RE.finditer(scanner.text)):
             optional_item(*line.span())
     scanner.take(_GPU_ELSE_CPU_RE, optional_gpu)
-    scanner.take(_GPU_HELPS_BUT_RE, optional_gpu)
+    scanner.take(_GPU_HELPS_BUT_RE, lambda m: optional_gpu(m) and one_gpu(m))
     scanner.take(_GPU_IF_ANY_RE, optional_gpu)
     scanner.take(_NEGATED_RE, handle)
 

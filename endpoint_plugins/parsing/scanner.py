@@ -269,17 +269,21 @@ out ("a terabyte of disk"), and a fraction of one unit ("half a terabyte", "a qu
 
 SIZE = (
     rf"(?=[\dAaOoHhQq])(?P<num>{_SIZE_NUMBER})"  # every branch starts so: fail fast elsewhere
-    rf"(?:\s*(?P<unit>{alternation(_LONG_SIZE_UNITS)})|(?P<short>[{''.join(_SHORT_SIZE_UNITS)}]))"
+    rf"(?:\s*(?P<unit>{alternation(_LONG_SIZE_UNITS)})|(?P<short>[{''.join(_SHORT_SIZE_UNITS)}])"
+    r"|\s?(?-i:(?P<octets>[GT])o)(?!\s*\d))"
     r"(?!\w)(?!/(?!\s*(?:node|host|machine|server|instance|vm|core|cpu|gpu|task|rank)s?(?!\w)))"
 )
-"""An amount of bytes: "64 GB", "512GB", "1.5 TiB", "64G" (one-letter units only attached)."""
+"""An amount of bytes: "64 GB", "512GB", "1.5 TiB", "64G" (one-letter units only attached), and
+the French octets ("128 Go", "1,5 To"): written exactly so, capital then small "o", and never
+before a number, so "2 to 4 nodes" and "from 1 To 3" stay words."""
 
 PER_NODE = (
     r"(?:\s*(?:on|in|for)\s+each\s+of\s+(?:the\s+|those\s+|these\s+)?\x00+"
     r"|\s*(?:per|/|each|every|on\s+each|on\s+every|in\s+each|for\s+each|a)\s*-?\s*"
-    r"(?:node|host|machine|server|instance|vm|box)(?!\w)"
+    r"(?:node|nod|host|machine|server|instance|vm|box)(?!\w)"
     r"|\s*(?:each|apiece|per[\s-]node)(?!\w))"
 )
+"""The scope of one node; "per nod" is the node word with its last letter lost in a hurry."""
 TOTAL = (
     r"(?:\s*(?:in\s+total|total|totla|toal|totl|overall|altogether|combined|in\s+aggregate|"
     r"aggregate|summed|"
@@ -328,7 +332,7 @@ def size_number(text: str) -> float:
 
 def size_in_gb(match: re.Match[str]) -> float | None:
     """Decimal gigabytes from a match of :data:`SIZE`; None for zero or absurd sizes."""
-    unit = (match.group("unit") or match.group("short") or "").lower()
+    unit = (match.group("unit") or match.group("short") or match.group("octets") or "").lower()
     factor = lexicon.SIZE_UNITS_GB.get(unit)
     if factor is None:
         return None

@@ -139,10 +139,18 @@ def _json_lines(value: object, key: str = "") -> list[str]:
 _JSON_SECTIONS = frozenset(
     """resources requirements compute job spec request hardware resource needs limits requests
     arguments args params parameters input payload body schedule scheduling options settings
-    config""".split()
+    config must must_have musthave required mandatory""".split()
 )
 """JSON keys that only group others: their children keep their own names (a tool call's
-``{"arguments": {"walltime": ...}}``, a spec's ``"schedule"``, Kubernetes' ``"requests"``)."""
+``{"arguments": {"walltime": ...}}``, a spec's ``"schedule"``, Kubernetes' ``"requests"``, an
+agent's ``"must"``: what it holds is required, as at the top)."""
+_OPTIONAL_GPU_KEYS = frozenset(
+    f"{section}{gpu}"
+    for section in ("nicetohave", "nicetohaves", "optional", "preferred", "wishlist", "bonus")
+    for gpu in ("gpu", "gpus", "ngpus", "numgpus", "gpucount")
+)
+"""A GPU count under a section of wishes (``"nice_to_have": {"gpu": 1}``): GPUs as an option;
+anything else there is left unresolved, never a requirement."""
 
 
 def _is_package(value: object) -> bool:
@@ -976,6 +984,13 @@ class _Pairs:
         if key.endswith(("version", "versions")) and key not in ("version",) or key == "version":
             if self._version(key, value, text):
                 return True
+        if key in _OPTIONAL_GPU_KEYS and (squash(value) in _TRUTHY or _count(value)):
+            self.draft.compute.gpu_or = True  # "nice_to_have": {"gpu": 1}
+            self.draft.compute.gpu_mentioned = True
+            n = _count(value)
+            if n and squash(value) not in ("true", "yes", "on", "y"):
+                self.draft.compute.gpus.append(Count(n, text, per_node=False))
+            return True
         if key in ("nogpu", "nogpus", "cpuonly") and squash(value) in _TRUTHY:
             self.draft.exclude(Feature.GPU)
             self.draft.compute.cpu_only = Mention(True, text)
@@ -1254,10 +1269,19 @@ def _unquote(value: str) -> str:
 
 
 def _with_unit(key: str) -> Handler | None:
-    """Keys that carry their unit: ``memory_gb``, ``ram_per_node_gb``."""
+    """Keys that carry their unit: ``memory_gb``, ``ram_per_node_gb``, ``ram_gb_per_node``."""
     for suffix in ("gib", "tib", "mib", "gb", "tb", "mb"):
         stem = key.removesuffix(suffix)
-        if stem != key and stem in ("mem", "memory", "ram", "mempernode", "memorypernode"):
+        if stem == key and key.endswith(f"{suffix}pernode"):
+            stem = key.removesuffix(f"{suffix}pernode") + "pernode"  # the unit before the scope
+        if stem != key and stem in (
+            "mem",
+            "memory",
+            "ram",
+            "mempernode",
+            "memorypernode",
+            "rampernode",
+        ):
             return lambda d, v, t, u=suffix: _memory("node")(d, f"{v}{u}" if _count(v) else v, t)
     return None
 
