@@ -31,10 +31,13 @@ from endpoint_plugins.parsing.scanner import FLAGS
 
 _SENTENCE_END_RE = re.compile(
     r"[.!?](?=\s)|;|\n[ \t]*\n"
-    r"|,?\s+(?=(?:so|but|however|whereas|instead|this\s+time|and\s+now)\s)|,\s+(?=now\s)",
+    r"|,?\s+(?=(?:so|but|however|whereas|instead|this\s+time|and\s+now)\s)|,\s+(?=now\s)"
+    r"|,\s+(?=(?:we|i)(?:'re|'m|\s+are|\s+am|'ll|\s+will)\s+(?:now\s+)?"
+    r"(?:switching|moving|changing|migrating)\s)",
     FLAGS,
 )
-"""Where one clause ends inside a run of lines that are not quoted."""
+"""Where one clause ends inside a run of lines that are not quoted ("..., we're switching to"
+begins a new one)."""
 QUOTED_LINES_RE = re.compile(
     r"(?:^[ \t]*(?:>|(?:on\s[^\n]{0,60}?,\s*)?[^\n]{0,40}\bwrote:[ \t]*$)[^\n]*(?:\n|$))+",
     FLAGS | re.M,
@@ -42,17 +45,24 @@ QUOTED_LINES_RE = re.compile(
 """Quoted lines of a reply ("> I needed 3 nodes") and the "Alice wrote:" line above them."""
 _PAST_RE = re.compile(
     r"(?<!\w)(?:"
-    r"last\s+(?:year|month|week|time|summer|winter|spring|autumn|fall|semester|term|round|run)"
+    r"last\s+(?:year|month|week|time|summer|winter|spring|autumn|fall|semester|term|round|run"
+    r"|campaign|attempt|allocation|project)"
     r"|previously|in\s+the\s+past|used\s+to|(?:years?|months?|weeks?|days?)\s+ago|back\s+then"
-    r"|(?:in|during)\s+(?:our|my|the|their)\s+(?:last|previous|earlier|prior)\s"
+    r"|(?:in|during)\s+(?:our|my|the|their)\s+(?:last|previous|earlier|prior)(?=\s)"
     r"|(?:previous|earlier|prior|past|former|older)\s+(?:\w+\s+)?(?:runs?|jobs?|campaigns?|"
     r"attempts?|simulations?|experiments?|allocations?|tests?|rounds?|iterations?|batch(?:es)?)"
     r"|(?:on|at)\s+(?:another|a\s+different|some\s+other)\s+(?:cluster|machine|system|site)"
     r"|(?:i|we|they|he|she|it)\s+(?:\w+\s+)?(?:tried|used|ran|had|needed|requested|got|did|were\s+"
     r"using|was\s+using|have\s+been\s+(?:using|running))"
-    r"|(?:on|with|in)\s+(?:the|our|my)\s+(?:old|previous|former|last)\s"
-    r"|(?:old|previous|former)\s+(?:cluster|machine|system|allocation|set-?up|account|site)"
+    r"|(?:on|with|in)\s+(?:the|our|my)\s+(?:old|previous|former|last)(?=\s)"
+    r"|(?:against|from|of)\s+(?:the|our|my)\s+old(?=\s)"
+    r"|(?:old|previous|former)\s+(?:cluster|machine|system|allocation|set-?up|account|site"
+    r"|environment|stack|modules?|build|installation|pipeline|workflow|code)"
+    r"|(?:i|we|they)\s+(?:\w+\s+)?(?:processed|analy[sz]ed|simulated|computed|benchmarked)"
+    r"|(?:job|run)\s+(?:\w+\s+)?failed|(?:pipeline|stack|version|setup|module)\s+is\s+"
+    r"(?:retired|gone|deprecated|obsolete)"
     r"|it\s+took|(?:run|job|jobs|runs)\s+took|ran\s+out\s+of"
+    r"|no\s+longer|any\s?more"
     r"|our\s+(?:laptop|workstation|desktop|group\s+server|local\s+machine)s?\s+(?:has|have)"
     r"|for\s+the\s+(?:19|20)\d\d\s+\w+"
     r")(?!\w)",
@@ -67,6 +77,10 @@ _ASK_RE = re.compile(
     FLAGS,
 )
 """Markers of a clause that asks for something."""
+_INSTEAD_RE = re.compile(r"(?<!\w)instead(?!\s+of)(?!\w)", FLAGS)
+"""A clause that replaces a value said elsewhere ("the same script, but on 6 nodes and with a
+20 hour limit instead"): what it names is asked for, over the pasted script's values. It does
+not make a past clause current: "we used 2 nodes instead" is still history."""
 _ADJECTIVE_RE = re.compile(
     r"\d+\s*-\s*(?:hours?|days?|minutes?|weeks?|years?)\s+"
     r"(?!(?:slot|job|run|allocation|reservation|walltime|wall\s+time|limit|window)s?(?!\w))[a-z]",
@@ -75,27 +89,84 @@ _ADJECTIVE_RE = re.compile(
 """A duration that describes a noun ("a 72-hour forecast"): simulated time, not the run's."""
 
 
+_PASTED_RE = re.compile(
+    r"^(?P<intro>[^\n]*:)[ \t]*\n(?:[ \t]*\n)*(?P<block>(?:[ \t]+\S[^\n]*(?:\n|$))+)", FLAGS | re.M
+)
+"""An indented block under a line that ends in a colon: pasted output, a list or a script."""
+_OUTPUT_INTRO_RE = re.compile(
+    r"(?<!\w)(?:log|logs|excerpt|output|error|errors|traceback|backtrace|stack\s+trace|fail(?:s|ed)"
+    r"|crash(?:es|ed)|dies|died|killed|module\s+list|loaded\s+modules|looked\s+like)(?!\w)",
+    FLAGS,
+)
+"""Words by which a writer introduces what a program printed ("log excerpt:", "dies with:")."""
+_COMMENT_LINE_RE = re.compile(r"^[ \t]*#(?![!]|(?:SBATCH|PBS|BSUB|flux|\$)\b)[^\n]*", FLAGS | re.M)
+"""A comment line of a script ("# previous attempt with RAxML-NG hit the limit"): its own
+clause, so that its history does not spread over the directives around it."""
+
+
+def _pasted_output(text: str) -> list[tuple[int, int]]:
+    """Indented blocks a writer pasted as what an earlier run printed: the line that introduces
+    them ends in a colon, names output or a failure ("log excerpt:", "it dies with:", "(module
+    list output):") and asks for nothing. A block under "What I need now:" stays a request."""
+    blocks: list[tuple[int, int]] = []
+    for m in _PASTED_RE.finditer(text):
+        line_start = text.rfind("\n", 0, max(0, m.start() - 1)) + 1
+        intro = text[line_start : m.end("intro")]
+        if "\n\n" in intro:
+            intro = m.group("intro")
+        if _OUTPUT_INTRO_RE.search(intro) and not _ASK_RE.search(intro):
+            blocks.append((m.start("block"), m.end("block")))
+    return blocks
+
+
+def _maybe_history(text: str) -> bool:
+    """Whether the text can hold history at all (a cheap test before cutting it up)."""
+    return bool(">" in text or _PAST_RE.search(text) or _OUTPUT_INTRO_RE.search(text))
+
+
 def _clauses(text: str) -> list[tuple[int, int, bool, bool]]:
-    """Each clause as (start, end, past, asks); quoted lines are one past clause."""
+    """Each clause as (start, end, past, asks); quoted lines and pasted output are one past
+    clause each."""
+    past_blocks = sorted(
+        [(m.start(), m.end()) for m in QUOTED_LINES_RE.finditer(text)] + _pasted_output(text)
+    )
     clauses: list[tuple[int, int, bool, bool]] = []
     at = 0
-    for quote in [*QUOTED_LINES_RE.finditer(text), None]:
-        stop = quote.start() if quote else len(text)
-        clauses.extend(_prose_clauses(text, at, stop))
-        if quote:
-            clauses.append((quote.start(), quote.end(), True, False))
-            at = quote.end()
+    for block in [*past_blocks, None]:
+        stop = block[0] if block else len(text)
+        if stop >= at:
+            clauses.extend(_prose_clauses(text, at, stop))
+        if block and block[0] >= at:
+            clauses.append((block[0], block[1], True, False))
+            at = block[1]
     return clauses
 
 
 def _prose_clauses(text: str, start: int, stop: int) -> list[tuple[int, int, bool, bool]]:
+    """Clauses of unquoted text; each comment line of a script is one on its own."""
+    clauses: list[tuple[int, int, bool, bool]] = []
+    for comment in [*_COMMENT_LINE_RE.finditer(text, start, stop), None]:
+        end = comment.start() if comment else stop
+        clauses.extend(_sentences(text, start, end))
+        if comment:
+            clauses.extend(_sentences(text, comment.start(), comment.end()))
+            start = comment.end()
+    return clauses
+
+
+def _sentences(text: str, start: int, stop: int) -> list[tuple[int, int, bool, bool]]:
     clauses: list[tuple[int, int, bool, bool]] = []
     for m in [*_SENTENCE_END_RE.finditer(text, start, stop), None]:
         end = m.start() if m else stop
         if end > start:
             piece = text[start:end]
             asks = bool(_ASK_RE.search(piece))
-            clauses.append((start, end, bool(_PAST_RE.search(piece)) and not asks, asks))
+            past = bool(_PAST_RE.search(piece)) and not asks
+            instead = _INSTEAD_RE.search(piece)
+            if instead and not piece[: instead.start()].strip(" ,") and clauses:
+                first, last, was_past, _ = clauses[-1]  # "on 6 nodes | instead please"
+                clauses[-1] = (first, last, was_past, True)
+            clauses.append((start, end, past, asks or bool(instead)))
         start = m.end() if m else stop
     return clauses
 
@@ -127,7 +198,7 @@ def _said_pattern(said: str) -> str | re.Pattern[str] | None:
 
 def demote_history(text: str, draft: Draft) -> None:
     """Drop amounts said of the past when the same quantity is also asked for (module doc)."""
-    if not _PAST_RE.search(text) and ">" not in text and not _ASK_RE.search(text):
+    if not _maybe_history(text) and not _ASK_RE.search(text) and not _INSTEAD_RE.search(text):
         return
     clauses = _clauses(text)
 
@@ -227,7 +298,7 @@ def drop_past_versions(text: str, draft: Draft) -> None:
     both would ask for a package that is 2.1 and 3.1 at once. A version is past when every
     place its number is written sits in a past clause; one said only in the past is kept.
     """
-    if not _PAST_RE.search(text) and ">" not in text:
+    if not _maybe_history(text):
         return
     clauses = _clauses(text)
     for name, constraints in draft.software.items():
@@ -269,3 +340,48 @@ def _dropped(name: str, constraints: list[Any], kept: list[Any]) -> list[str]:
         for c in constraints
         if c not in kept
     ]
+
+
+_MOVED_ON_RE = re.compile(
+    r"(?<!\w)(?:switch(?:ing|ed)?\s+(?:over\s+)?to|mov(?:e|es|ed|ing)\s+(?:over\s+)?to"
+    r"|chang(?:e|es|ed|ing)\s+to|migrat(?:e|es|ed|ing)|replac(?:e|es|ed|ing)|instead"
+    r"|retired|(?:is|are)\s+gone|no\s+longer|any\s?more|upgrade[ds]?|rebuilt|deprecated)(?!\w)",
+    FLAGS,
+)
+"""Words by which a writer says the old tools are left behind ("we change to Quantum
+Espresso", "that pipeline is retired", "switching to IQ-TREE")."""
+_STILL_RE = re.compile(r"(?<!\w)(?:again|still|same|keep|continue|as\s+before)(?!\w)", FLAGS)
+"""Words by which a past clause says the old tool is used again."""
+
+
+def past_only_packages(text: str, spans: Sequence[tuple[int, int, str]]) -> set[str]:
+    """Packages named only in the history of a request, while it asks for others outside it.
+
+    "Before, I have used VASP 5.4.4 on 16 nodes, but now we change to Quantum Espresso", "Last
+    spring's pilot ran CESM 2.1.3 ... this time we're moving to E3SM", or a log excerpt that
+    prints "/tmp/relion-4.0.1/src/acc/cuda/...": the old tools are what was run, not what is
+    asked for. A package counts only when every mention sits in pasted output, or in a past
+    clause of a text that says the old tools are left behind (_MOVED_ON_RE) and that clause
+    does not say they are used again ("we used GROMACS before and keep it"). With no package
+    named outside the history, nothing is dropped: the request would lose every package.
+    """
+    if not spans or not _maybe_history(text):
+        return set()
+    pasted = _pasted_output(text)
+    moved_on = bool(_MOVED_ON_RE.search(text))
+    clauses = _clauses(text)
+
+    def history(at: int) -> bool:
+        if any(a <= at < b for a, b in pasted):
+            return True
+        clause = next((c for c in clauses if c[0] <= at < c[1]), None)
+        return (
+            moved_on
+            and clause is not None
+            and clause[2]
+            and not _STILL_RE.search(text, clause[0], clause[1])
+        )
+
+    inside = {n for s, _, n in spans if history(s)}
+    outside = {n for s, _, n in spans if not history(s)}
+    return inside - outside if outside else set()

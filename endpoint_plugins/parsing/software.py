@@ -31,7 +31,7 @@ from endpoint_plugins.parsing.constraints import (
 )
 from endpoint_plugins.parsing.draft import Draft
 from endpoint_plugins.parsing.english import english_word
-from endpoint_plugins.parsing.history import QUOTED_LINES_RE
+from endpoint_plugins.parsing.history import QUOTED_LINES_RE, past_only_packages
 from endpoint_plugins.parsing.not_names import (
     CITED_BEFORE_RE,
     COUNTED_AFTER_RE,
@@ -757,8 +757,12 @@ def _drop_optional(original: str, draft: Draft) -> None:
         said_optional = _OPTIONAL_AFTER_RE.match(original, after.end() if after else end)
         (optional if negated or said_optional else plain).add(name)
     quoted = _quoted_only(original, draft.software_spans)
-    optional |= quoted
-    plain -= quoted
+    past = past_only_packages(original, draft.software_spans) - quoted
+    draft.notes.extend(
+        f"{name} (said of an earlier job; not used)" for name in sorted(past - optional)
+    )
+    optional |= quoted | past
+    plain -= quoted | past
     for name in optional - plain:
         draft.software.pop(name, None)
         draft.variants.pop(name, None)

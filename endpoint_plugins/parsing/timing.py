@@ -568,10 +568,19 @@ def _negated_urgency(text: str, start: int) -> bool:
 
 _NOW_AS_TIME_RE = re.compile(
     r"(?:from|for|until|till|by|as\s+of|up\s+to|than|just|even|is|are|and|"
-    r"(?<![\w'])(?:we|i|they|you|he|she|who|which))\s+$",
+    r"(?<![\w'])(?:we|i|they|you|he|she|who|which)|(?:'ve|have|has|had)"
+    r"|what\s+(?:i|we)\s+(?:\w+\s+)?(?:need|want|require|like|ask\s+for))\s+$",
     FLAGS,
 )
-"""Before "now": a time ("from now", "by now") or a subject ("we now ask for"): "currently"."""
+"""Before "now": a time ("from now", "by now"), a subject ("we now ask for", "I've now
+rebuilt") or "what I need now: ..." before a list: "currently"."""
+_STOPS_BEFORE_RE = re.compile(
+    r"(?<!\w)(?:stops?|stopped|dies|died|crash(?:es|ed)?|fails?|failed|exits?|exited|aborts?"
+    r"|aborted|quits?|segfaults?|hangs?|terminates?|terminated)\s+$",
+    FLAGS,
+)
+"""Before "immediately": what a program does ("without it the job stops immediately"), not
+how soon the writer needs the run."""
 _START_BEFORE_RE = re.compile(
     r"(?:start|starts|started|begin|begins|run\s+it|running|needed|need\s+it|do\s+it|go)\s+$",
     FLAGS,
@@ -583,7 +592,9 @@ def _urgency_meant(found: str, m: re.Match[str]) -> bool:
     "free right now?"); "now works with ROCm", "right now each job is 36 hours" say
     "currently". "at once" is urgency after a start verb ("start at once"); "250 cores at
     once" means simultaneously."""
-    before = m.string[max(0, m.start() - 20) : m.start()]
+    before = m.string[max(0, m.start() - 30) : m.start()]
+    if found == "immediately" and _STOPS_BEFORE_RE.search(before):
+        return False
     if found in ("now", "rightnow"):
         return not _CLAUSE_GOES_ON_RE.match(m.string, m.end()) and not (
             found == "now" and _NOW_AS_TIME_RE.search(before)
