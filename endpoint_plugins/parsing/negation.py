@@ -78,12 +78,13 @@ _NOT = (
     r"didn'?t|can'?t|cannot|can\s+not|must\s+not|mustn'?t|may\s+not|not|never)"
 )
 _MORE = (
-    rf"(?:\s*(?:,\s*(?:or|nor|and)?|or|nor|and|/)\s*(?:not\s+|no\s+)?"
+    rf"(?:\s*(?:,\s*(?:or|nor|and)?|or|nor|and|/)\s*(?:not\s+|no\s+)?(?:(?:of|for)\s+)?"
     rf"(?:(?:a|an|any|the|other|any\s+other|some\s+other)\s+)?"
     rf"{_FEATURE})*"
 )
 """Further features under the same negation: "no MPI or a fast network", "no MPI and not the
-container". "Nothing needs GPUs" and "none of it uses MPI" negate with the subject."""
+container", "no need of MPI nor of a fast network" (the need's "of" or "for" repeated).
+"Nothing needs GPUs" and "none of it uses MPI" negate with the subject."""
 _NOT_WANTED = (
     r"(?:(?:is|are|was|were|will\s+be|would\s+be)\s+not|isn'?t|aren'?t|wasn'?t|weren'?t|"
     r"won'?t\s+be|will\s+not\s+be|not)\s+(?:really\s+|strictly\s+|actually\s+)?"
@@ -180,6 +181,15 @@ _OPTIONAL_LINE_RE = re.compile(
     FLAGS | re.M,
 )
 """A line that is one optional item ("* Nice to have: Score-P for profiling")."""
+_NICE_NOT_NEEDED_RE = re.compile(
+    rf"(?<![\w-]){_ARTICLE}{_FEATURE}{_MORE}\s+(?:would\s+be|is|are|would\s+help)\s+"
+    r"(?:(?:nice|good|great|welcome|helpful|useful|a\s+plus|nice\s+to\s+have)\s*,?\s*)?"
+    r"but\s+(?:(?:is|are|it'?s|it\s+is)\s+)?(?:not|isn'?t|aren'?t)\s+(?:strictly\s+|really\s+)?"
+    r"(?:required|needed|necessary|essential|mandatory|a\s+must)(?!\w)",
+    FLAGS,
+)
+"""A feature wanted but said not to be needed in one breath ("InfiniBand would be nice but
+isn't required"): an optional item, neither a requirement nor an exclusion."""
 _ITEM_RE = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,2}[.)])[ \t]+(?:\[[ x]\][ \t]+)?[^\n]*(?:\n|$)")
 _GPU_ITEM_RE = re.compile(rf"(?<![\w-]){_GPU_WORDS}(?![\w-])", FLAGS)
 _GPU_WELCOME_RE = re.compile(
@@ -275,6 +285,8 @@ def extract_exclusions(scanner: Scanner, draft: Draft) -> None:
     if "nice" in scanner.text.lower() or "wish" in scanner.text.lower():
         for line in list(_OPTIONAL_LINE_RE.finditer(scanner.text)):
             optional_item(*line.span())
+    if "but" in scanner.text.lower():
+        scanner.take(_NICE_NOT_NEEDED_RE, lambda m: optional_item(*m.span()) or True)
     scanner.take(_GPU_ELSE_CPU_RE, optional_gpu)
     scanner.take(_GPU_HELPS_BUT_RE, lambda m: optional_gpu(m) and one_gpu(m))
     scanner.take(_GPU_IF_ANY_RE, optional_gpu)

@@ -82,10 +82,14 @@ _KIND_SPELLINGS = {s: k for k, spellings in lexicon.STORAGE_KINDS.items() for s 
 _KIND = rf"(?P<kind>{alternation(_KIND_SPELLINGS)})"
 _KIND_NOUN = r"(?:\s+(?:space|storage|file\s*system|filesystem|fs|mounts?)(?!\w))?"
 _SIZE_NOUN = alternation(lexicon.STORAGE_SIZE_NOUNS)
+_LOCAL_AFTER = r"(?P<local>\s+(?:node[\s-]?)?local(?!\w)(?!\s+to(?!\w)))"
+""""local" written after the noun, as a Romance-language writer puts it ("400 GB disk local in
+each node", "1 TB scratch node-local"): the storage is on the node. "local to our group" is
+not."""
 _STORAGE_SIZE_FIRST_RE = re.compile(
     rf"{SIZE}\s*(?:of\s+)?(?:free\s+)?(?:(?:on|in)\s+(?:an?\s+|the\s+)?)?"
-    rf"(?:{_KIND}{_KIND_NOUN}|(?P<noun>{_SIZE_NOUN}))(?!\w)(?:\s+(?:free|available))?"
-    rf"(?:{PER_NODE})?",
+    rf"(?:{_KIND}{_KIND_NOUN}|(?P<noun>{_SIZE_NOUN}))(?!\w)(?:{_LOCAL_AFTER})?"
+    rf"(?:\s+(?:free|available))?(?:{PER_NODE})?",
     FLAGS,
 )
 _STORAGE_KIND_FIRST_RE = re.compile(
@@ -119,8 +123,13 @@ hold 500 GB". With a determiner ("the 2 TB") the size points back at a size name
 which is the same amount, so that earlier mention is read too."""
 _STORAGE_KIND_TYPO_RE = re.compile(r"(?<![\w.-])(?P<word>s[a-z]{5,7})(?![\w-])", FLAGS)
 """A misspelt "scratch" or "storage" standing alone ("I need that much scrach")."""
-_STORAGE_TYPO_RE = re.compile(rf"{SIZE}\s*(?:of\s+)?(?P<word>[a-z]{{5,9}})(?!\w)", FLAGS)
-"""A size, then perhaps a misspelt storage noun ("500GB of scrach", "2 TB storgae")."""
+_STORAGE_TYPO_RE = re.compile(
+    rf"{SIZE}\s*(?:of\s+)?(?P<local_before>(?:node[\s-]?)?local\s+)?(?P<word>[a-z]{{5,9}})(?!\w)"
+    rf"(?:{_LOCAL_AFTER})?",
+    FLAGS,
+)
+"""A size, then perhaps a misspelt storage noun ("500GB of scrach", "2 TB storgae"); "local"
+before or after it puts it on the node ("250 GB of local scrach")."""
 _STORAGE_NOUN_SPELLINGS = ("scratch", "storage")
 _STORAGE_QUALITY_RE = re.compile(
     r"(?<!\w)(?:encrypted|encryption[\s-]at[\s-]rest|immutable|backed[\s-]up|replicated|"
@@ -280,7 +289,12 @@ def extract_storage(scanner: Scanner, draft: Draft) -> None:
         if size is None or not in_range(size, 1e-6, MAX_STORAGE_GB):
             return False
         kind = m.groupdict().get("kind")
-        draft.add_storage(_kind(kind) if kind else StorageKind.ANY, size)
+        found = _kind(kind) if kind else StorageKind.ANY
+        if found is StorageKind.ANY and (
+            m.groupdict().get("local") or m.groupdict().get("local_before")
+        ):
+            found = StorageKind.LOCAL  # "400 GB disk local", "250 GB of local scrach"
+        draft.add_storage(found, size)
         if re.search(r"scratch|disk", (kind or m.groupdict().get("noun") or ""), FLAGS):
             draft.scratch_sized = True
         sized_at.append(m.start())

@@ -57,7 +57,12 @@ from endpoint_plugins.parsing.vocabulary import (
     name_shaped,
     near_catalogue_name,
 )
-from providers.wire.requirements import Comparator, MPIRequirement, VersionConstraint
+from providers.wire.requirements import (
+    Comparator,
+    ContainerRequirement,
+    MPIRequirement,
+    VersionConstraint,
+)
 
 _PRODUCT_NOUN_RE = re.compile(rf"(?<!\w){PRODUCT_NOUN}(?!\w)", FLAGS)
 _WITH_SPEC = rf"(?:{SEPARATOR}(?P<spec>{SPEC})(?:\s*\))?)?"
@@ -308,9 +313,30 @@ def extract_containers(scanner: Scanner, draft: Draft) -> None:
         draft.rootless = True
         return True
 
+    any_runtime: list[bool] = []
+
+    def accepted(m: re.Match[str]) -> bool:
+        any_runtime.append(bool(m.group("container")))
+        return True
+
+    scanner.take(_ANY_RUNTIME_RE, accepted)
     scanner.take(_RUNTIME_RE, runtime)
     scanner.take(_CONTAINER_RE, generic)
     scanner.take(_ROOTLESS_RE, rootless)
+    if any_runtime and (draft.container is not None or any(any_runtime)):
+        draft.container = ContainerRequirement(runtime="any")  # "Docker, but any runtime will do"
+
+
+_ANY_RUNTIME_RE = re.compile(
+    r"(?<!\w)any\s+(?:other\s+|recent\s+|oci\s+|standard\s+)?(?P<container>container\s+)?"
+    r"(?:runtime|engine)(?:\s+(?:that|which)\s+[^.;!?\n]{1,40}?)?\s+"
+    r"(?:(?:should\s+be|would\s+be|is|will\s+be)\s*(?:fine|ok(?:ay)?|acceptable|good)"
+    r"|(?:will|would|should|can)\s+(?:do|work))(?!\w)",
+    FLAGS,
+)
+"""Any container runtime accepted in so many words, as for MPI: "Docker is our usual, but any
+runtime that takes our image will do" asks for a container, not for Docker. A bare "any runtime"
+counts only where a container is asked for too ("runtime" alone may mean the run time)."""
 
 
 def extract_mpi(scanner: Scanner, draft: Draft) -> None:

@@ -93,7 +93,8 @@ _RUN_FOR_RE = re.compile(
     rf"(?P<dur>{DURATION})"
     rf"(?:\s+(?:of\s+)?{alternation(lexicon.WALLTIME_WORDS)}(?!\w))?"
     r"(?:\s+(?:max(?:imum)?|tops|at\s+most|or\s+less|or\s+so)(?!\w))?"
-    r"(?!\s+of\s+(?!(?:wall|compute|computing|run|running|processing|cpu|gpu|work|time|"
+    r"(?!\s+of\s+(?!(?:wall|compute|computing|computations?|calculations?|run|running|"
+    r"processing|cpu|gpu|work|time|"
     rf"simulation|training|{_CATALOGUED_NAMES})\b)[a-z])",
     FLAGS,
 )
@@ -200,12 +201,20 @@ _NUMERIC_DATE = (
 day-first), "14/12/2026" (slashes: day-first when the first number is over 12, month-first when
 the second is, and unreadable when both could be the month)."""
 _AT_HOUR = (
-    r",?\s+at\s+(?P<hour1>[01]?\d|2[0-3])(?:\s*(?:h|o'?clock))?"
+    r"(?:,?\s+at\s+(?P<hour1>[01]?\d|2[0-3])(?:\s*(?:h|o['’]?clock))?"
     r"(?=\s*(?:[.,;!?)]|$|(?:sharp|latest|at\s+the\s+latest|local|utc|cet|gmt|please|so|and|"
     r"because|since|as)(?!\w)))"
+    r"|,?\s+(?:at\s+)?(?P<hour2>[01]?\d|2[0-3])\s*o['’]?clock(?!\w))"
 )
 """A bare hour after a day and "at": "on Thursday at 10", "Friday at 14". Only at the end of
-the phrase, so "Friday at 10 nodes" is never a time."""
+the phrase, so "Friday at 10 nodes" is never a time. "o'clock" makes it an hour without "at"
+("before Thursday 10 December, 9 o'clock")."""
+_DATE_AFTER_TIME = (
+    rf"\s+(?:on\s+)?(?:the\s+)?(?:{_NAMED_DAY})?"
+    rf"(?:(?P<day5>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mon5>{_MONTH})\.?"
+    rf"|(?P<mon6>{_MONTH})\.?\s+(?P<day6>\d{{1,2}}){_ORD})(?:,?\s+(?P<year5>\d{{4}}))?"
+)
+"""A date after the time of day: "by 06:00 UTC on 3 December", "before 5pm on Dec 10"."""
 _DAY_END = r"\s+(?P<rel3>cob|eod|close\s+of\s+business|end\s+of\s+(?:the\s+)?(?:business\s+)?day)"
 """A day followed by its end: "Friday COB", "Dec 8 EOD", "Thursday end of day"."""
 _HOLIDAY = r"(?:christmas(?:\s+eve|\s+day)?|xmas|new\s+year'?s?(?:\s+eve|\s+day)?)"
@@ -221,9 +230,9 @@ _WHEN = (
     rf"|{_NUMERIC_DATE}"
     rf"|(?:(?P<wmod>next|this|coming)\s+)?(?P<wd>{_WEEKDAY})\.?)"
     rf"(?:,?\s+(?:at\s+)?(?P<time1>{_TIME})|{_AT_HOUR}|{_DAY_END})?"
-    rf"|(?P<time2>{_TIME})"
+    rf"|(?P<time2>{_TIME})(?P<utc2>\s*(?:utc|gmt))?"
     rf"(?:\s+(?P<rel2>today|tonight|tomorrow)"
-    rf"|\s+(?:on\s+)?(?:this\s+|next\s+)?(?P<wd2>{_WEEKDAY}))?"
+    rf"|{_DATE_AFTER_TIME}|\s+(?:on\s+)?(?:this\s+|next\s+)?(?P<wd2>{_WEEKDAY}))?"
     r")(?![\w:])"
 )
 _ON_DATE = rf"(?:(?:at|on)\s+)?(?:the\s+)?{_WHEN}"
@@ -273,6 +282,23 @@ _NEEDED_BEFORE_RE = re.compile(
 """Before "for <date>": the results are needed for that day ("we need the results for Monday",
 "the result we need for Monday"): a deadline, by that day. The pattern starts at "for", a
 word, so the costly date grammar runs only where a "for" stands."""
+_BY_THEN_RE = re.compile(
+    rf"(?<!\w){_WHEN}(?P<gap>(?:(?!\n\s*\n)\D){{0,100}}?)(?<!not\s)(?<!n't\s)"
+    r"(?:(?P<before>before)|by|until|till)\s+then(?!\w)",
+    FLAGS,
+)
+"""A day named first and pointed back at: "the briefing is on 7 December, so we need them
+before then", "goes out on Monday 7 December at 08:00; the run must be finished by then". No
+digit may stand between the two, so "then" points at the last date named, not an earlier
+one, and no blank line (a wrapped line still counts). "not before then" is a start, not a
+deadline. Between them the writer must ask for something (:data:`_ASKED_THEN_RE`): "we ran
+it on 3 November and by then it was fine" is history."""
+_ASKED_THEN_RE = re.compile(
+    r"(?<!\w)(?:need|needs|needed|want|wants|must|have\s+to|has\s+to|should|results?|"
+    r"outputs?|done|finish|finished|complete|completed|ready|deliver|delivered|required|due)(?!\w)",
+    FLAGS,
+)
+_THEN_WORD_RE = re.compile(r"(?<!\w)(?:by|before|until|till)\s+then(?!\w)", FLAGS)
 _DEADLINE_TYPO_RE = re.compile(
     rf"(?<!\w)(?P<typo>de[a-z]{{4,7}})\s*:?\s*{_ON_DATE}",
     FLAGS,
@@ -324,7 +350,7 @@ def _deadline_typo(m: re.Match[str]) -> bool:
 
 _WITHIN_RE = re.compile(
     rf"(?<!\w){alternation(lexicon.DEADLINE_WITHIN_WORDS)}\s+(?:about\s+|around\s+|~\s*)?"
-    rf"(?P<dur>{DURATION})(?:\s+from\s+now)?",
+    rf"(?P<dur>{DURATION})(?:\s+from\s+now)?(?:\s+(?:max(?:imum)?|at\s+most|tops)(?!\w))?",
     FLAGS,
 )
 _NEXT_HOUR_RE = re.compile(r"(?<!\w)(?:within|in)\s+the\s+(?:next\s+|coming\s+)?hour(?!\w)", FLAGS)
@@ -435,6 +461,10 @@ def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
             and absolute(m)
         ),
     )
+    if _THEN_WORD_RE.search(scanner.text):
+        scanner.take(
+            _BY_THEN_RE, lambda m: bool(_ASKED_THEN_RE.search(m.group("gap"))) and absolute(m)
+        )
     scanner.take(_DEADLINE_TYPO_RE, lambda m: _deadline_typo(m) and absolute(m))
     scanner.take(_WEEKDAY_TYPO_RE, weekday)
     scanner.take(_WITHIN_RE, relative)
@@ -684,8 +714,14 @@ def _resolve(m: re.Match[str], now: datetime, *, before: bool) -> datetime | Non
     if m.group("y"):
         return _iso(m, now, before=before)
     clock = (
-        m.group("time1") or m.group("time2") or m.group("hour1") or m.groupdict().get("event_time")
+        m.group("time1")
+        or m.group("time2")
+        or m.group("hour1")
+        or m.groupdict().get("hour2")
+        or m.groupdict().get("event_time")
     )
+    if m.groupdict().get("hour2"):
+        clock += ":00"  # "9 o'clock"
     at = _clock(clock) if clock else None
     if clock and at is None:
         return None
@@ -702,7 +738,7 @@ def _resolve(m: re.Match[str], now: datetime, *, before: bool) -> datetime | Non
     rel = squash(m.group("rel") or "")
     if at is None:
         at = _REL_TIMES.get(rel) or (time(0, 0) if before else time(23, 59, 59))
-    when = datetime.combine(day, at, tzinfo=now.tzinfo)
+    when = datetime.combine(day, at, tzinfo=UTC if m.groupdict().get("utc2") else now.tzinfo)
     if when <= now and rel == "cob":
         return when + timedelta(days=1)
     if when <= now and (m.group("wd") or m.group("wd2")):
@@ -753,11 +789,12 @@ def _day(m: re.Match[str], now: datetime, *, before: bool) -> date | None:
         return _day_of_month(int(m.group("day3")), today)
     if m.group("n1"):
         return _numeric_date(m)
-    month_name = m.group("mon1") or m.group("mon2")
+    groups = m.groupdict()
+    month_name = m.group("mon1") or m.group("mon2") or groups.get("mon5") or groups.get("mon6")
     if month_name:
         month = lexicon.MONTHS[month_name.lower()]
-        day = int(m.group("day1") or m.group("day2"))
-        year_text = m.group("year1") or m.group("year2")
+        day = int(m.group("day1") or m.group("day2") or groups.get("day5") or groups["day6"])
+        year_text = m.group("year1") or m.group("year2") or groups.get("year5")
         year = int(year_text) if year_text else today.year
         found = date(year, month, day)
         if not year_text and found < today:
