@@ -49,6 +49,21 @@ def proper_noun_only(word: str) -> bool:
     return lower not in cased and lower.capitalize() in cased
 
 
+def transposed_word(word: str) -> bool:
+    """Whether ``word`` (no English word itself) is an English word of six letters or more
+    with two neighbouring letters swapped: the commonest slip of fast typing ("adjiont" for
+    "adjoint", "simualtion"). Such a word is a misspelling, not an unknown package name."""
+    lower = word.lower()
+    if len(lower) < 6 or not lower.isalpha() or english_word(lower):
+        return False
+    words = _words()
+    return any(
+        lower[:i] + lower[i + 1] + lower[i] + lower[i + 2 :] in words
+        for i in range(len(lower) - 1)
+        if lower[i] != lower[i + 1]
+    )
+
+
 def _stems(word: str) -> list[str]:
     """The word and the base forms its ending may hide (states, studies, relied, mixing)."""
     stems = [word]

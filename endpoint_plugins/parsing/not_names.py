@@ -661,3 +661,39 @@ format ("our EUROfusion work package", "the FluSight submission", "a SpiNNaker m
 def names_no_software(text: str, start: int, word: str) -> bool:
     """Whether the noun after ``word`` names it a project, an event, a machine or a format."""
     return bool(_NOT_SOFTWARE_AFTER_RE.match(text, start + len(word)))
+
+
+_COUNT_BEFORE_RE = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})*(?:\.\d+)?[kKmM]?[^\S\n]+\Z")
+_SAMPLE_AFTER_RE = re.compile(
+    r"[^\S\n]+(?:cases|genomes|sequences|samples|subjects|patients|participants|isolates|"
+    r"strains|specimens|individuals|volunteers|scans|scenes|tiles|cohorts|transcriptomes|"
+    r"proteomes|molecules|compounds|ligands)(?![\w-])",
+    re.IGNORECASE,
+)
+"""A word between a count and a plural noun of samples ("1,251 BraTS cases", "412 SARS-CoV-2
+genomes", "300 TCGA patients"): it says which samples are counted (a data set, a pathogen, a
+challenge), not what processes them. Job nouns ("4 GROMACS runs") and nouns of what a tool
+makes ("12 Flye assemblies", "5 AlphaFold structures") are not samples."""
+_SERIES_AFTER_RE = re.compile(
+    r"[^\S\n]+#?\d{1,6}[^\S\n]*(?:of|out[^\S\n]+of|/)[^\S\n]*\d{1,6}(?![\w.])", re.IGNORECASE
+)
+"""A place in a series after the word ("at q-point 3 of 20", "k-block 7/64", "window 12 out of
+40"): a progress counter in a log or a story, not a release of a package."""
+
+
+def counted_samples(text: str, start: int, word: str) -> bool:
+    """Whether ``word`` stands between a count and a plural noun of samples, naming what is
+    counted ("1,251 BraTS cases"), or before a place in a series ("q-point 3 of 20"). Kept
+    unread, so it is quoted, never dropped."""
+    end = start + len(word)
+    if _SERIES_AFTER_RE.match(text, end):
+        return True
+    return bool(
+        _COUNT_BEFORE_RE.search(text[max(0, start - 20) : start])
+        and _SAMPLE_AFTER_RE.match(text, end)
+    )
+
+
+def series_position(text: str, at: int) -> bool:
+    """Whether a number at ``at`` is a place in a series ("3 of 20", "7/64"), not a version."""
+    return bool(_SERIES_AFTER_RE.match(" " + text[at : at + 40]))

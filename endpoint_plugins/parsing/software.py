@@ -40,6 +40,7 @@ from endpoint_plugins.parsing.not_names import (
     VENUE_AFTER_RE,
     placed_as_non_name,
     record_number,
+    series_position,
 )
 from endpoint_plugins.parsing.scanner import (
     FLAGS,
@@ -527,6 +528,8 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
             return False  # "Ubuntu 22.04" is a requirement, but not a package: left unread
         if _LIST_NUMBER_RE.match(m.string, m.start("spec")) and "\n" in m.group(0):
             return False  # "BiocParallel\n2. a node": the next item's number, no version
+        if series_position(m.string, m.start("spec")):
+            return False  # "at q-point 3 of 20": a place in a series, no version; left unread
         lower = name.lower()
         shouted = (  # "CLASS 3.2", "SWIFT 1.0": a code named by a word, in capitals
             name.isupper() and english_word(name) and _DOTTED_RE.match(m.group("spec"))

@@ -74,13 +74,23 @@ def flatten_json(text: str) -> str:
             continue
         if not isinstance(value, dict | list) or not value:
             continue
-        out.append(text[pos:start])
-        out.append("\n" + "\n".join(_json_lines(value)) + "\n")
+        before = text[pos:start]
+        keyed = _LIST_KEY_RE.search(before) if isinstance(value, list) else None
+        if keyed:  # 'software = ["cobaya 3.5", "class"]': the list is the value of its key
+            before = before[: keyed.start("key")]
+        out.append(before)
+        out.append("\n" + "\n".join(_json_lines(value, keyed["key"] if keyed else "")) + "\n")
         pos = end
     out.append(text[pos:])
     return "".join(out)
 
 
+_LIST_KEY_RE = re.compile(
+    r"(?:^|(?<=\n))[ \t]*[\"']?(?P<key>[A-Za-z][\w.-]{0,40})[\"']?[ \t]*[:=][ \t]*\Z"
+)
+"""A key right before a list on its line (``software = ["camb", "class"]``, ``modules: [a,
+b]``): the list is that key's value, so its items keep the key's meaning (a list of software
+names every item as a package, an English word such as "class" too)."""
 _TABLE_ROW_RE = re.compile(
     r"^[ \t]*\|[ \t]*(?P<key>[A-Za-z][\w ./-]{0,30}?)[ \t]*\|[ \t]*(?P<value>[^|\n]{1,200}?)"
     r"[ \t]*\|[ \t]*$",

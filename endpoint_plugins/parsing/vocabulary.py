@@ -29,13 +29,14 @@ from rapidfuzz.distance import OSA
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.detached import attach_detached_versions
 from endpoint_plugins.parsing.draft import Draft, Mention
-from endpoint_plugins.parsing.english import english_word, proper_noun_only
+from endpoint_plugins.parsing.english import english_word, proper_noun_only, transposed_word
 from endpoint_plugins.parsing.history import drop_past_versions
 from endpoint_plugins.parsing.not_names import (
     CHAT_SLANG,
     camel_identifier,
     cited_work,
     concept_word,
+    counted_samples,
     data_source,
     english_part,
     executable_of,
@@ -308,7 +309,11 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
             kind = "marked"  # "EUROfusion work package", "15-6f452", "512 corse": quoted, and
             # no list item of packages either
         kinds.append(kind)
-    versions, ends = _described_names(scanner, words, kinds)
+    starts = {s for s, _, _ in draft.software_spans}
+    versions, ends = _described_names(scanner, words, kinds, starts)
+    for i in ends:
+        if kinds[i] == "name":
+            _drop_language_qualifier(scanner.original, words[i][0] + len(words[i][1]), draft)
     _names_in_lists(scanner.original, words, kinds, draft, ends)
     _tools_of_a_step(scanner.original, words, kinds, draft)
     _lists_of_unread(scanner.original, words, kinds)
@@ -316,6 +321,10 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
     for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
         if kind == "name" and placed_as_non_name(scanner.original, start, start + len(word)):
             kinds[i] = "unread"  # "--num_gpus", "coresMin:", "in.polymer", "nvcr.io/nvidia/"
+        elif kind == "name" and _IMAGE_TAG_AFTER_RE.match(scanner.original, start + len(word)):
+            kinds[i] = "unread"  # "podman run sb3:latest": an image the job runs, quoted
+        elif kind == "name" and _part_of_versioned(scanner.original, start, word, draft):
+            kinds[i] = "unread"  # "GATK 4.5 HaplotypeCaller": a tool of GATK, quoted
         elif kind == "name" and executable_of(word, draft.software):
             kinds[i] = "unread"  # "cp2k.psmp" beside CP2K: a program of a named package
         elif kind == "name":
@@ -339,6 +348,27 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
     _stray_amounts(scanner, draft)
 
 
+_IMAGE_TAG_AFTER_RE = re.compile(r":(?:latest|stable|dev|nightly|main|v?\d[\w.-]*)(?![\w:/])")
+"""A container image tag glued to the word ("sb3:latest", "mytool:1.2"): the word names an
+image built for the job, not a package a site installs (a Spack or module pin is written
+with "@" or "/")."""
+_PART_GAP_RE = re.compile(r"[^\S\n]+\Z")
+
+
+def _part_of_versioned(original: str, start: int, word: str, draft: Draft) -> bool:
+    """A name-shaped word right after a package and its version, with only blanks between:
+    a tool, mode or method of that package ("GATK 4.5 HaplotypeCaller", "ANTs 2.5.3 SyN
+    registrations"), not a package of its own (a list is written with commas or "and").
+    Kept unread, so it is quoted."""
+    gap = _PART_GAP_RE.search(original, 0, start)
+    if gap is None or word.islower():
+        return False
+    return any(
+        end == gap.start() and _DIGIT_RE.search(original[first:end])
+        for first, end, _ in draft.software_spans
+    )
+
+
 def _shouted(text: str) -> bool:
     """Whether most letters of the text are capitals, so capitals say nothing of a word."""
     letters = [c for c in text if c.isalpha()]
@@ -353,11 +383,16 @@ def _acronym(word: str) -> bool:
 def _not_software_here(text: str, start: int, word: str, named: bool) -> bool:
     """A word that its neighbours mark as no package: glued to a number before it (the
     "f452" of "15-6f452", a part of a version, even where a key names packages), a mistyped
-    unit after a number ("512 corse"), or a name before a noun of projects, events, machines
-    or formats ("FluSight submission")."""
+    unit after a number ("512 corse"), a name before a noun of projects, events, machines
+    or formats ("FluSight submission"), or the name of what a count counts ("412 SARS-CoV-2
+    genomes", "q-point 3 of 20")."""
     if start > 0 and text[start - 1].isdigit():
         return True
-    return not named and (unit_typo(text, start, word) or names_no_software(text, start, word))
+    return not named and (
+        unit_typo(text, start, word)
+        or names_no_software(text, start, word)
+        or counted_samples(text, start, word)
+    )
 
 
 def is_prose(word: str, filler: frozenset[str] | None = None) -> bool:
@@ -656,6 +691,19 @@ _COUPLED_BEFORE_RE = re.compile(
     r"coupl(?:e|es|ed|ing)\s+(?:(?:with|to)\s+|(?:\S+\s+){1,3}?(?:with|to)\s+)$", re.I
 )
 """A name coupled to a model: "ParFlow coupled with CLM", "we couple WRF 4.5 with ROMS"."""
+_COUPLED_SUBJECT_RE = re.compile(
+    rf"{_SPACE}(?:(?:is|was|are|were|gets|get){_SPACE})?(?:coupled|couples|couple)"
+    rf"{_SPACE}(?:(?:to|with|together{_SPACE}with){_SPACE})?"
+)
+"""A name that is coupled to what follows: "MOOSE coupled to OpenMC", "Cardinal couples NekRS
+and OpenMC" (a code only when a package follows, see :func:`_built_or_coupled`)."""
+_LANGUAGE_PACKAGE_RE = re.compile(
+    r"[^\S\n]+(?P<language>R|Python|python|Julia|Perl|MATLAB|Matlab|Lua|Rust|Haskell|"
+    r"Bioconductor|CRAN|PyPI|conda)[^\S\n]+(?:package|library|module|toolbox|crate|add-on|"
+    r"extension)s?(?![\w-])"
+)
+"""A language and a package noun after a word: the word names a package written in it ("the
+tximport R package", "the harmony Python module")."""
 _APPOSITIVE_RE = re.compile(
     rf"{_GAP}(?P<open>\(|,){_GAP}(?:the|a|an|[A-Z][\w-]*(?:{_SPACE}[A-Z][\w-]*)?'s)"
     rf"{_SPACE}(?P<middle>(?:[\w\x00-]+{_SPACE}){{0,4}}?){_SET_OFF_NOUN}"
@@ -675,7 +723,7 @@ process code", "the European model"."""
 
 
 def _described_names(
-    scanner: Scanner, words: list[tuple[int, str]], kinds: list[str]
+    scanner: Scanner, words: list[tuple[int, str]], kinds: list[str], starts: set[int]
 ) -> tuple[dict[int, list], dict[int, int]]:
     """An unread word that the text describes as software is a package name.
 
@@ -686,6 +734,7 @@ def _described_names(
     prose ("the whole package", "the main code") is never a candidate.
 
     Once described, the name is a name wherever else the text writes it (a subject line).
+    ``starts``: where the packages read so far start (a name coupled to one is a code too).
 
     Returns:
         The version constraints found for each word index that became a name, and where its
@@ -696,13 +745,26 @@ def _described_names(
     text = scanner.text
     versions: dict[int, list] = {}
     ends: dict[int, int] = {}
+    starts = starts | {s for (s, _), kind in zip(words, kinds, strict=True) if kind == "name"}
     for i, (start, word) in enumerate(words):
+        if kinds[i] == "unread" and _coupled_subject(scanner.original, start, word, starts):
+            kinds[i] = "name"  # "MOOSE coupled to OpenMC", "Cardinal couples NekRS and ..."
+            ends[i] = start + len(word)
+            continue
+        if kinds[i] == "unread" and _camel_named(scanner.original, start, word):
+            kinds[i] = "name"  # "the library turbinesFoam": a package noun names it
+            ends[i] = start + len(word)
+            continue
         if kinds[i] not in ("unread", "ambiguous") or not _could_be_described(word):
             continue
         end = start + len(word)
         before = _word_before(scanner.original, start)
         if _built_or_coupled(scanner.original, start, word, kinds[i]):
             kinds[i] = "name"
+            ends[i] = end
+            continue
+        if _language_package(scanner.original, end, word):
+            kinds[i] = "name"  # "the tximport R package", "the harmony R package"
             ends[i] = end
             continue
         if _named_after_noun(scanner, start, word, versions, i):
@@ -781,6 +843,38 @@ def _named_after_noun(
     return True
 
 
+_PACKAGE_NOUN_BEFORE_RE = re.compile(
+    rf"(?:^|\s)(?i:the|a|an|our|their|its|my|this){_SPACE}(?:package|library|toolkit|toolbox|"
+    rf"module){_SPACE}(?:(?:is|was|called|named){_SPACE})?\Z"
+)
+
+
+def _camel_named(original: str, start: int, word: str) -> bool:
+    """A camel-case word ("turbinesFoam") is most often an identifier of a case or a key
+    ("motorBike"); right after "the library" or "the package" it is the package's name."""
+    if not camel_identifier(word):
+        return False
+    return bool(_PACKAGE_NOUN_BEFORE_RE.search(original, max(0, start - 40), start))
+
+
+def _drop_language_qualifier(original: str, end: int, draft: Draft) -> None:
+    """In "the tximport R package" R says what tximport is written in; once tximport is a
+    name, R read from that word alone (no version, no other mention) is no requirement of its
+    own: the package is checked, and no site has it without R."""
+    m = _LANGUAGE_PACKAGE_RE.match(original, end)
+    if m is None:
+        return
+    at = original.index(m.group("language"), end)
+    name = lexicon.SOFTWARE_CASE_SENSITIVE.get(m.group("language")) or lookup(
+        lexicon.SOFTWARE, m.group("language")
+    )
+    spans = [span for span in draft.software_spans if span[2] == name]
+    if name in draft.software and not draft.software[name] and name not in draft.variants:
+        if spans and all(first == at for first, _, _ in spans):
+            del draft.software[name]
+            draft.software_spans[:] = [span for span in draft.software_spans if span[2] != name]
+
+
 def _lower_case_described(word: str, kind: str, m: re.Match[str]) -> bool:
     """A lower-case word before a tool noun is most often a modifier ("the vendor toolbox",
     "our eikonal solver", "the cross-section library"). It names the tool only right before
@@ -794,6 +888,7 @@ def _lower_case_described(word: str, kind: str, m: re.Match[str]) -> bool:
     return (
         "-" not in word
         and (not english_word(word) or proper_noun_only(word))  # "the pythia framework"
+        and not transposed_word(word)  # "the adjiont solver": "adjoint" mistyped
         and not word.endswith(_ADJECTIVE_NAME_ENDS)
         and not common_word(word)
     )
@@ -832,6 +927,30 @@ def _built_or_coupled(original: str, start: int, word: str, kind: str) -> bool:
         _BUILT_SUBJECT_RE.match(original, end)
         or _COUPLED_BEFORE_RE.search(original[max(0, start - 60) : start])
     )
+
+
+def _coupled_subject(original: str, start: int, word: str, starts: set[int]) -> bool:
+    """The subject of coupling is a code when what it is coupled to is a package read already
+    (``starts``): "MOOSE coupled to OpenMC", "Cardinal couples NekRS and OpenMC"; "the Ocean
+    couples to the atmosphere" couples no software. A proper name that looks like an
+    adjective counts here ("Cardinal"), since the package after it carries the cue; an
+    everyday lower-case word, a language or a method's eponym does not."""
+    if len(word) < 2 or concept_word(word) or word.lower() in _LANGUAGE_NAMES:
+        return False
+    if word.islower() and (english_word(word) or common_word(word)):
+        return False
+    coupled = _COUPLED_SUBJECT_RE.match(original, start + len(word))
+    return bool(coupled and coupled.end() in starts)
+
+
+def _language_package(original: str, end: int, word: str) -> bool:
+    """A word right before a language and a package noun is the package's name: "the
+    tximport R package", "the harmony R package", "the pcse Python library". The cue is
+    strong enough for an everyday noun ("harmony"); prose words ("the main R package") are
+    filler, so never unread here, and an adjective ("the official", "the latest") is no name."""
+    if word.lower().endswith((*_ADJECTIVE_NAME_ENDS, "est")) or word.isupper():
+        return False
+    return bool(_LANGUAGE_PACKAGE_RE.match(original, end))
 
 
 _WORD_BEFORE_RE = re.compile(r"([A-Za-z']+)[^\S\n]*[\"'\u201c\u2018]?$")
@@ -994,10 +1113,19 @@ _NOUN_LEAD_RE = re.compile(
 )
 
 
+_ASIDE_LEAD_RE = re.compile(r"[^\S\n]*(?:\([^()\n]{1,60}\)|\))")
+"""A bracketed aside right after a list item ("Grid (the lattice QCD library) + Hadrons"), or
+its closing bracket where the item's description already ends inside it."""
+
+
 def _joined(join: re.Pattern[str], between: str) -> bool:
-    """Two list items joined, maybe with the first one's tool noun or the noun of what it
-    ships between them ("STAR aligner and featureCounts", "the Prophet package and
-    statsmodels", "the Kraken2 database plus Bracken")."""
+    """Two list items joined, maybe with the first one's tool noun, the noun of what it
+    ships or a bracketed aside between them ("STAR aligner and featureCounts", "the Prophet
+    package and statsmodels", "the Kraken2 database plus Bracken", "Grid (the lattice QCD
+    library) + Hadrons")."""
+    aside = _ASIDE_LEAD_RE.match(between)
+    if aside:  # "Grid (the lattice QCD library) + Hadrons": the first item's aside
+        between = between[aside.end() :]
     noun = _NOUN_LEAD_RE.match(between)
     return bool(join.match(between) or (noun and join.match(between[noun.end() :])))
 
