@@ -114,6 +114,8 @@ class Draft:
     budget: Mention[float] | None = None
     deadline_within_s: int | None = None
     excluded: list[Feature] = field(default_factory=list)
+    refused_fabrics: list[str] = field(default_factory=list)
+    """Fabrics named as not wanted ("but not Slingshot"): see :meth:`build_excluded`."""
     unresolved: list[str] = field(default_factory=list)
     """Requirement-like phrases that no extractor could read (they block READY)."""
     notes: list[str] = field(default_factory=list)
@@ -232,6 +234,21 @@ class Draft:
             memory_gb_total=memory_total,
             walltime_s=walltime,
         )
+
+    def build_excluded(self) -> tuple[Feature, ...]:
+        """What the job does not need or must not use.
+
+        A fabric refused by name ("no Slingshot") excludes low latency, unless the request asks
+        for another low-latency fabric or for low latency itself: "InfiniBand is required, but not
+        Slingshot" wants a fast network, only not that one, and a site offering InfiniBand meets
+        it.
+        """
+        excluded = list(self.excluded)
+        named = self.fabric is not None and self.fabric.value is not Fabric.ETHERNET
+        fast = self.low_latency or named
+        if self.refused_fabrics and not fast and Feature.LOW_LATENCY not in excluded:
+            excluded.append(Feature.LOW_LATENCY)
+        return tuple(excluded)
 
     def build_network(self) -> NetworkRequirement | None:
         """A network requirement, or None when the request named no fabric, latency or speed."""

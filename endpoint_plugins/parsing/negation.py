@@ -70,6 +70,9 @@ _FEATURE_WORDS: dict[Feature, tuple[str, ...]] = {
     ),
 }
 _SPELLING = {s: f for f, spellings in _FEATURE_WORDS.items() for s in spellings}
+_NAMED_FABRICS = frozenset({"infiniband", "omni path", "omnipath", "slingshot"})
+"""Fabrics by name: refusing one refuses low latency only where no other fast fabric is asked
+for (:meth:`Draft.build_excluded <endpoint_plugins.parsing.draft.Draft.build_excluded>`)."""
 _FEATURE = alternation(_SPELLING)
 _ARTICLE = r"(?:(?:a|an|any|the|some)\s+)?"
 _NEED = r"(?:need|needs|require|requires|use|uses|using|want|rely\s+on|depend\s+on)"
@@ -262,6 +265,9 @@ def extract_exclusions(scanner: Scanner, draft: Draft) -> None:
             if feature is None:
                 continue
             found = True
+            if _words(said.group(0)) in _NAMED_FABRICS:
+                draft.refused_fabrics.append(said.group(0))  # "but not Slingshot"
+                continue
             draft.exclude(feature)
             if feature is Feature.GPU and draft.compute.cpu_only is None:
                 draft.compute.cpu_only = Mention(True, m.group(0))

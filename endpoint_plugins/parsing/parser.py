@@ -153,7 +153,7 @@ def _build(
             "deadline_within_s": draft.deadline_within_s,
             "requested_at": now,
             "budget_usd": draft.budget.value if draft.budget else None,
-            "excluded": tuple(draft.excluded),
+            "excluded": draft.build_excluded(),
         }
         unresolved = _limit([*notes, *draft.unresolved])  # unread text may hold a requirement
         blanked = [u for u in draft.unresolved if not any(u in f or f in u for f in fragments)]
