@@ -207,7 +207,11 @@ _BUILT_WITH_RE = re.compile(
     r"(?:\s+(?:code|library|package|solver|tool|toolkit|framework))?(?:\s*\([^()]{1,40}\))?\s*,?\s*"
     r"(?:(?:that|which)\s+is\s+|(?:has|have|needs?)\s+to\s+be\s+|must\s+be\s+|should\s+be\s+)?"
     r"(?:built|compiled|linked|configured)\s+(?P<how>with|without|against)\s+(?:the\s+)?"
-    rf"(?P<v>{_CATALOGUED}|[A-Za-z][a-z]*[A-Z][A-Za-z]*)(?:\s+support)?{WORD_END}(?!\s*[@/]?\s*v?\d)",
+    rf"(?P<v>{_CATALOGUED}|[A-Za-z][a-z]*[A-Z][A-Za-z]*|(?-i:[A-Z]{{3,8}}))(?:\s+support)?{WORD_END}"
+    r"(?!\s*[@/]?\s*v?\d)"
+    rf"(?P<more>(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)(?:{_VARIANT_WORDS})(?:\s+support)?"
+    r"(?![\w-]|\s*[@/]?\s*v?\d|\s+(?:versions?|releases?|libraries|library|modules?|is|are|has|must)"
+    r"(?!\w))){0,3})",
     FLAGS,
 )
 """An explicit build with a catalogued library: "PETSc built with MUMPS", "IDG (image domain
@@ -249,6 +253,61 @@ _PREFIX_VARIANT_RE = re.compile(
 """Variants before the name: "CUDA-enabled GROMACS", "a CUDA build of GROMACS", "a CUDA build
 of ParFlow" (an uncatalogued name when it is shaped like one, see :func:`_variant_owner`), and
 the variant glossing a kind of build in brackets: "a parallel (MPI) build of HDF5"."""
+_BUILD_IS_RE = re.compile(
+    rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*,?\s*(?:(?:which|that)\s+)?"
+    r"(?:must|should|has\s+to|have\s+to|needs\s+to|need\s+to|will\s+have\s+to|is\s+to)\s+be\s+"
+    rf"(?:the|a|an|its)\s+(?P<v>{_VARIANT_WORDS})[\s-]+(?:enabled\s+|accelerated\s+)?"
+    r"(?:build|version|variant|flavou?r|one)(?!\w)",
+    FLAGS,
+)
+"""A variant stated as what the package must be: "GROMACS must be the CUDA build", "LAMMPS
+has to be a Kokkos-enabled build". Only a must: "GROMACS is the CUDA build" may describe what
+a site has, not what the job needs."""
+_BUILD_IS_HINT_RE = re.compile(
+    r"\s+be\s+(?:the|a|an|its)\s+[\w-]+[\s-]+(?:\w+\s+)?(?:build|version|variant|flavou?r|one)(?!\w)",
+    FLAGS,
+)
+"""What every match of :data:`_BUILD_IS_RE` contains ("be the CUDA build"): skips its scan."""
+_DATED_RELEASE_RE = re.compile(
+    rf"{WORD_START}(?P<name>{_CATALOGUED}){WORD_END}"
+    r"(?:\s+(?:stable\s+|feature\s+)?(?:version|release)s?(?:\s+(?:of|from|dated))?\s+"
+    r"|\s*\(\s*(?:(?:stable\s+|feature\s+)?(?:version|release)\s+)?(?:of\s+|from\s+)?)"
+    rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th)?[^\S\n]+(?P<month>{alternation(lexicon.MONTHS)})\.?,?[^\S\n]+"
+    r"(?P<year>(?:19|20)\d\d)(?![\w.])(?:\s+(?:stable\s+)?(?:version|release))?"
+    rf"(?P<after>\s+{AFTER_WORDS}(?!\w))?\s*\)?"
+    r"(?:\s*,?\s*(?:(?:that\s+is|which\s+is|and)\s+)?(?:built|compiled|configured)\s+with\s+(?:the\s+)?"
+    rf"(?P<variants>(?:{_VARIANT_WORDS})(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)(?:{_VARIANT_WORDS})){{0,3}})"
+    r"(?![\w-]|\s*[@/]?\s*v?\d))?",
+    FLAGS,
+)
+"""A release named by its date, as LAMMPS names them ("2Aug2023"), written out in words:
+"LAMMPS version of 2 August 2023", "LAMMPS (29 Aug 2024 release)", read as ``==2Aug2023``
+(">=" with "or later" after it; the compact "27Jun2024" is an ordinary version),
+with the variants it is built with after it ("... compiled with KOKKOS and CUDA"). Only a
+catalogued name after which "version", "release" or a bracket says the date is a release;
+read before anything else, since the date's words would otherwise be read as a name
+("August 2023") or a deadline."""
+_MONTH_ABBREVIATIONS = tuple("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split())
+"""The months as a dated release spells them ("2Aug2023"), January first."""
+_DATED_HINT_RE = re.compile(
+    rf"\d(?:st|nd|rd|th)?[^\S\n]*(?:{alternation(lexicon.MONTHS)})\.?,?[^\S\n]*(?:19|20)\d\d", FLAGS
+)
+"""What every match of :data:`_DATED_RELEASE_RE` contains ("2 August 2023"): skips its scan."""
+_ITEM = r"(?:the\s+)?[a-z][a-z0-9_-]{1,30}"
+_PACKAGE_LIST_RE = re.compile(
+    rf"{WORD_START}(?P<name>{_CATALOGUED}){WORD_END}{_WITH_SPEC}\s+"
+    r"(?:needs?|requires?|must\s+have|should\s+have|has\s+to\s+have|with)\s+"
+    rf"(?P<items>(?:{_ITEM}(?:\s+package)?\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)){{0,4}}{_ITEM}\s+packages?)"
+    r"(?!\w)",
+    FLAGS,
+)
+"""Optional packages of a code, as LAMMPS calls its build options: "our LAMMPS needs the REAXFF
+package and the OPENMP package", "LAMMPS with the REAXFF, QEQ and OPENMP packages". Each
+item must be a variant word or an add-on acronym written in capitals, as LAMMPS writes its
+packages (see :func:`_add_on`), or nothing is read: "R with the BiocManager package" and
+"LAMMPS with the MOLECULE package" (an English word) are left to the other stages."""
+_PACKAGE_LIST_HINT_RE = re.compile(r"\spackages?(?!\w)", FLAGS)
+"""What every match of :data:`_PACKAGE_LIST_RE` contains (" package"): skips its scan."""
 _GPU_VARIANTS = frozenset(
     ("cuda", "rocm", "hip", "kokkos", "sycl", "opencl", "plumed", "openmp", "openacc", "egl")
     + ("osmesa",)
@@ -257,7 +316,7 @@ _GPU_VARIANTS = frozenset(
 accelerator or rendering back end ("ParaView with EGL") is a way the package is built."""
 
 _JOIN_OR_RE = re.compile(
-    r"\s*(?:\([^()\n]{1,30}\)\s*)?(?:#\s*)?(?:,\s*)?"
+    r"\s*(?:\([^()\n]{1,30}\)\s*)?(?:#\s*)?(?:[,(]\s*)?"
     r"(?:or|or\s+else|or\s+alternatively|alternatively|otherwise|or\s+maybe|"
     r"or\s+perhaps|or\s+possibly|or\s+even)\s*",
     FLAGS,
@@ -395,6 +454,40 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
     and neither an exclusion of MPI nor a request for it.
     """
 
+    def dated(m: re.Match[str]) -> bool:
+        month = lexicon.MONTHS.get(m.group("month").lower())
+        name = _canonical(m.group("name"))
+        if month is None or name is None or not 1 <= int(m.group("day")) <= 31:
+            return False
+        day, year = int(m.group("day")), m.group("year")
+        version = f"{day}{_MONTH_ABBREVIATIONS[month - 1]}{year}"
+        said = re.findall(_VARIANT_WORDS, m.group("variants") or "", FLAGS)
+        variants = [f"+{_variant(v)}" for v in said]
+        constraints = parse_constraints(f"{version}{m.group('after') or ''}")[0]
+        if len(constraints) != 1:
+            return False
+        draft.add_software(name, constraints, m.span(), variants)
+        return True
+
+    if _DATED_HINT_RE.search(scanner.text):
+        scanner.take(_DATED_RELEASE_RE, dated)
+
+    def packages(m: re.Match[str]) -> bool:
+        said = [
+            w
+            for w in re.findall(r"[a-z][a-z0-9_-]{1,30}", m.group("items"), FLAGS)
+            if w.lower() not in ("the", "and", "package", "packages")
+        ]
+        variants = [_variant(w) if squash(w) in lexicon.VARIANT_WORDS else w.lower() for w in said]
+        if not said or not all(
+            squash(w) in lexicon.VARIANT_WORDS or (w.isupper() and _add_on(w)) for w in said
+        ):
+            return False  # "R with the BiocManager package": a package of its own
+        return _record(draft, m, [f"+{v}" for v in variants], built=True)
+
+    if _PACKAGE_LIST_HINT_RE.search(scanner.text):
+        scanner.take(_PACKAGE_LIST_RE, packages)
+
     def spack(m: re.Match[str]) -> bool:
         found = m.group("name")
         name = _canonical(found)
@@ -431,12 +524,15 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
     def built(m: re.Match[str]) -> bool:
         said = m.group("v")
         variant = lexicon.VARIANT_WORDS.get(squash(said)) or _canonical(said)
-        if variant is None and name_shaped(said) and not english_word(said):
-            variant = said.lower()  # "NEURON built with CoreNEURON": a CamelCase add-on
+        if variant is None and _add_on(said):
+            variant = said.lower()  # "NEURON built with CoreNEURON", "MILC built with QUDA"
         if variant is None or variant in _COMPILERS:
             return False
         sign = "~" if m.group("how").lower() == "without" else "+"
-        return _record(draft, m, [f"{sign}{variant}"], built=True)
+        more = re.findall(_VARIANT_WORDS, m.group("more") or "", FLAGS)  # "with Kokkos and CUDA"
+        return _record(
+            draft, m, [f"{sign}{v}" for v in (variant, *map(_variant, more))], built=True
+        )
 
     def listed(m: re.Match[str]) -> bool:
         if squash(m.group("name")) in _NOT_NAMES | _NOT_SPEC_NAMES:
@@ -467,6 +563,8 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
     if _ENABLED_HINT_RE.search(scanner.text):  # the full pattern is costly; most texts lack it
         scanner.take(_ENABLED_AFTER_RE, before)
     scanner.take(_PREFIX_VARIANT_RE, before)
+    if _BUILD_IS_HINT_RE.search(scanner.text):
+        scanner.take(_BUILD_IS_RE, before)
 
 
 def extract_software(scanner: Scanner, draft: Draft) -> None:
@@ -632,13 +730,99 @@ def group_alternatives(scanner: Scanner, draft: Draft) -> None:
         close()
     if "either" in scanner.original.lower():
         groups.extend(_either_one(spans, scanner.original, groups))
+    fallbacks, restated = _fallbacks(spans, scanner.original)
+    grouped = {n for g in groups for n in g}
+    for pair in fallbacks:
+        if not grouped & set(pair):
+            groups.append(pair)
+            grouped.update(pair)
     compared = _compared(spans, scanner.original)
-    counted = [sp for sp in spans if sp not in compared]
+    counted = [sp for sp in spans if sp not in compared and sp not in restated]
     required = _named_alone(_choices_restated(counted, scanner.original, groups), groups)
     for group in groups:
         kept = [n for n in group if n not in required]
         if len(kept) > 1:
             draft.alternatives.append(kept)
+
+
+_ALSO_WORKS_RE = re.compile(
+    r"\s*\)?\s*(?:would|will|should|could|can|does)?\s*(?:also|too|equally)\s+"
+    r"(?:works?|do(?:es)?|(?:be|is|are)\s+(?:(?:just\s+as|perfectly)\s+)?(?:fine|ok|okay|acceptable|good|usable))(?![\w'\u2019])"
+    r"|\s*\)?\s*(?:is|are|would\s+be)\s+(?:also|equally)\s+(?:fine|ok|okay|acceptable|good|usable)(?!\w)"
+    r"|\s*\)?\s*(?:works?|would\s+(?:work|do)|will\s+do|is\s+(?:fine|ok|okay|acceptable))"
+    r"\s+(?:too|as\s+well|equally(?:\s+well)?|instead)(?!\w)",
+    FLAGS,
+)
+_TOGETHER_AFTER_RE = re.compile(r"\s*(?:with|alongside|together|next\s+to|on\s+top)(?!\w)", FLAGS)
+"""After the second package: it would do as well ("SGLang 0.3 (vLLM 0.6 also works for us)",
+"Amber 22; NAMD 3 would do too"). Not when :data:`_TOGETHER_AFTER_RE` follows: "also works
+with it" (both are used together)."""
+_ALSO_LEAD_RE = re.compile(
+    r"\s*(?:\(|,|;|-{1,2}|\u2013|\u2014)\s*(?:but\s+|though\s+|although\s+)?"
+)
+"""What may stand between the two: a bracket, comma, semicolon or dash, maybe "but"."""
+_ABSENT_BEFORE_RE = re.compile(
+    r"(?<!\w)(?:if\s+not|if\s+(?:there\s+is|there'?s|you\s+have)\s+no|failing)\s+(?:the\s+)?$"
+    r"|(?<!\w)if\s+(?:you|they|the\s+\w+|it)\s+(?:do(?:es)?\s+not|do(?:es)?n'?t)\s+have\s+(?:the\s+)?$"
+    r"|(?P<condition>(?<!\w)if\s+(?:the\s+)?$)",
+    FLAGS,
+)
+"""Before the first package: a condition on its absence ("if not", "if you don't have"), or a
+bare "if" whose condition :data:`_ABSENT_AFTER_RE` must then state after the package."""
+_ABSENT_AFTER_RE = re.compile(
+    r"\s+(?:is|are)(?:\s+not|n'?t)\s+(?:available|installed|there|an\s+option|possible)(?!\w)",
+    FLAGS,
+)
+"""After the first package, when "if" stands before it: "if OpenFOAM 11 is not available"."""
+_FALLBACK_VERB_RE = re.compile(
+    r"(?<!\w)(?:use|port\s+(?:it|this|them|the\s+\w+)\s+to|switch\s+(?:it\s+)?to|"
+    r"fall\s+back\s+(?:to|on)|go\s+with|move\s+(?:it\s+)?to|try|rewrite\s+(?:it|this)\s+(?:in|with|for)|"
+    r"take|run\s+(?:it\s+)?(?:with|on|in))\s+(?:the\s+|a\s+|an\s+)?$",
+    FLAGS,
+)
+"""Right before the second package: a verb that takes it in the first one's place ("port it
+to", "switch to", "use"); without one, a package after the condition is only named."""
+
+
+def _fallbacks(
+    spans: list[tuple[int, int, str]], original: str
+) -> tuple[list[list[str]], set[tuple[int, int, str]]]:
+    """Packages offered in place of another with no "or": "SGLang 0.3 (vLLM 0.6 also works)",
+    and "does the site have Stata 18? If not Stata, I could port it to fixest": the second is
+    a choice beside the first. A mention inside the condition ("if not Stata") refers back to
+    the package and is returned too, so that it does not count as a requirement of its own;
+    so are the earlier mentions of that package ("Subject: Stata on the new cluster?"), since
+    the condition offers to do without it.
+
+    Only two distinct names, and only a fallback the text offers with an acceptance phrase
+    or a verb of substitution ("use", "port it to", "switch to") right before it; anything
+    less keeps both packages required."""
+    pairs: list[list[str]] = []
+    restated: set[tuple[int, int, str]] = set()
+    for a, b in zip(spans, spans[1:], strict=False):
+        if a[2] == b[2]:
+            continue
+        if (
+            _ALSO_LEAD_RE.fullmatch(original[a[1] : b[0]])
+            and (m := _ALSO_WORKS_RE.match(original, b[1]))
+            and not _TOGETHER_AFTER_RE.match(original, m.end())
+            and not _NEGATED_RE.search(original[b[1] : m.end()])
+        ):
+            pairs.append([a[2], b[2]])
+            continue
+        before = original[max(0, a[0] - 40) : a[0]]
+        cue = _ABSENT_BEFORE_RE.search(before)
+        absent = bool(cue) and (
+            not cue["condition"] or bool(_ABSENT_AFTER_RE.match(original, a[1]))
+        )
+        gap = original[a[1] : b[0]]
+        if absent and not _SENTENCE_END_RE.search(gap) and _FALLBACK_VERB_RE.search(gap):
+            pairs.append([a[2], b[2]])
+            others = {sp for sp in spans if sp[2] == a[2] and sp != a}
+            if others:  # "Stata 18? ... If not Stata": the same package again, and the
+                restated.add(a)  # condition says the text could do without it anywhere
+                restated.update(sp for sp in others if sp[0] < a[0])
+    return pairs, restated
 
 
 _EITHER_ONE_RE = re.compile(
@@ -1083,6 +1267,28 @@ def _record(draft: Draft, m: re.Match[str], variants: list[str], built: bool = F
         constraints += parse_constraints(later)[0]
     draft.add_software(name, constraints, m.span(), variants)
     return True
+
+
+def _add_on(said: str) -> bool:
+    """An uncatalogued library a package is built with, read as its variant: a CamelCase name
+    ("CoreNEURON") or an acronym that is no English word and no hardware or way of running
+    ("QUDA"; not "GPU", "AVX", "ARM"), since "built with" ties it to the package. An MPI
+    library, a container runtime or a GPU ("SU2 compiled against MPICH", "NAMD built with
+    OpenMPI") is read as what it is, by its own stage."""
+    key = squash(said)
+    if (
+        len(key) < 3
+        or english_word(said)
+        or HARDWARE_RE.match(said)
+        or key in _NOT_NAMES | _NOT_SPEC_NAMES
+    ):
+        return False
+    tables = (lexicon.MPI_IMPLEMENTATIONS, lexicon.CONTAINER_RUNTIMES, lexicon.GPU_MODELS)
+    if any(lookup(t, said) for t in tables) or key in lexicon.DOMAIN_ACRONYMS:
+        return False
+    if key in {squash(v) for v in lexicon.GPU_VENDORS}:
+        return False
+    return name_shaped(said) or said.isupper()
 
 
 def _variant_owner(found: str, built: bool = False) -> bool:
