@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.draft import Count, Draft, Mention
 from endpoint_plugins.parsing.history import demote_history
-from endpoint_plugins.parsing.negation import needed_without
+from endpoint_plugins.parsing.negation import in_condition, needed_without
 from endpoint_plugins.parsing.scanner import (
     COUNT,
     COUNT_NO_ARTICLE,
@@ -555,8 +555,8 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
             scanner.original, max(0, m.start() - 30), m.start()
         ):
             return False  # "Xeon CPUs only": a processor kind, left unresolved
-        if needed_without(scanner.text, m):
-            return False  # "it can't run without a GPU"
+        if needed_without(scanner.text, m) or in_condition(scanner.original, m.start()):
+            return False  # "it can't run without a GPU", "if there are no GPUs, decline"
         if m.group(0)[:1] in "cC" and _GPU_THEN_OR_RE.search(
             scanner.original, max(0, m.start() - 80), m.start()
         ):

@@ -226,6 +226,20 @@ def needed_without(text: str, m: re.Match[str]) -> bool:
     )
 
 
+_CONDITION_RE = re.compile(
+    r"(?<![\w'\u2019])(?:if|in\s+case|when|whenever)(?:\s+[^\W\d_][\w'\u2019-]*){0,5}\s*$", FLAGS
+)
+"""A condition opened in the same clause, up to five words before: "if there is no", "in case
+the site has no", "if you do not have", "if not"."""
+
+
+def in_condition(text: str, start: int) -> bool:
+    """Whether the negation at ``start`` is the condition of an "if" ("if there is no MPI,
+    abort"; "if the site has no Singularity we cannot run"). Absence as a condition asks for
+    the feature: read as "not needed", it would send the job to a site that lacks it."""
+    return bool(_CONDITION_RE.search(text, max(0, start - 60), start))
+
+
 _HARD_NO_RE = re.compile(r"(?:no|without|w/o|zero|non|neither)[\s-]", FLAGS)
 _SENTENCE_END_RE = re.compile(r"[.!?]\s|\n\s*\n|$")
 
@@ -253,6 +267,8 @@ def extract_exclusions(scanner: Scanner, draft: Draft) -> None:
     def handle(m: re.Match[str]) -> bool:
         if needed_without(scanner.text, m):
             return False  # "it can't run without a GPU": the GPU is needed
+        if in_condition(scanner.original, m.start()):
+            return False  # "if there is no MPI, abort": MPI is needed
         if (
             not _HARD_NO_RE.match(m.group(0))
             and _SPELLING.get(_words(m.group(0))) is Feature.GPU

@@ -32,6 +32,7 @@ from endpoint_plugins.parsing.constraints import (
 from endpoint_plugins.parsing.draft import Draft
 from endpoint_plugins.parsing.english import english_word
 from endpoint_plugins.parsing.history import QUOTED_LINES_RE, past_only_packages
+from endpoint_plugins.parsing.negation import in_condition
 from endpoint_plugins.parsing.not_names import (
     CITED_BEFORE_RE,
     COUNTED_AFTER_RE,
@@ -960,9 +961,15 @@ def _drop_optional(original: str, draft: Draft) -> None:
     plain: set[str] = set()
     last: tuple[int, bool] = (-1, False)
     for start, end, name in sorted(draft.software_spans):
+        window = max(0, start - 40)
+        before = _NEGATED_BEFORE_RE.search(original[window:start])
+        inner = _NEGATED_START_RE.match(original, start, end)
+        if inner and in_condition(original, start):
+            # "if not GROMACS 2024 is there": the "not" is the condition's, not the version's
+            draft.unresolved.append(original[start:end])
         negated = bool(
-            _NEGATED_BEFORE_RE.search(original[max(0, start - 40) : start])
-            or _NEGATED_START_RE.match(original, start, end)
+            (before and not in_condition(original, window + before.start()))
+            or (inner and not in_condition(original, start))
             or (last[1] and _NEGATED_OR_RE.fullmatch(original, last[0], start))
         )
         last = (end, negated)
