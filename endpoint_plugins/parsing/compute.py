@@ -121,6 +121,29 @@ _ONE_UNIT_RE = re.compile(
 workstation with 2 graphic cards", "a sever with 16 cpus" (one letter off). With only an
 article the word must be followed by the amounts it has ("a machine with 4 processors");
 "a computer scientist", "a machine learning model", "host memory" never count."""
+_SAME_NODE_RE = re.compile(
+    r"(?<!\w)(?:all\s+)?(?:on|in|onto|within|inside)\s+(?:the\s+)?same\s+(?:physical\s+)?"
+    r"(?:node|machine|host|server|box)(?![\w-])"
+    r"(?!\s+(?:types?|kinds?|models?|class|partition|pool|as|that|which|we|I|you)(?!\w))",
+    FLAGS,
+)
+"""The job's amounts kept together: "2 GPUs on the same node", "all 64 ranks in the same
+machine" is one node. Not "the same node type" nor "the same node as ..." (a node named
+elsewhere), and only after an amount (see :func:`_amounts_before`)."""
+_AMOUNT_THEN_RE = re.compile(
+    r"(?<![\w.])(?:\d{1,4}|two|three|four|six|eight|all|both)[\s-]+(?:[\w.-]+\s+){0,2}?"
+    r"(?:gpus?|cores?|cpus?|ranks|tasks|processes|threads|workers|cards|accelerators|devices|"
+    rf"{_MODEL}s?)(?!\w)[^.;!?:\n\x00]{{0,40}}$",
+    FLAGS,
+)
+"""Before "on the same node": the count of what goes on it ("2 GPU A100", "all the ranks")."""
+
+
+def _amounts_before(m: re.Match[str]) -> bool:
+    """Whether "on the same node" follows, in its clause, the amounts that share the node."""
+    return bool(_AMOUNT_THEN_RE.search(m.string, max(0, m.start() - 90), m.start()))
+
+
 _TERSE_SHAPE_RE = re.compile(
     r"(?<![\w.])(?P<n>\d{1,5})\s*n\s*(?:x|\u00d7|\*)\s*(?P<cpn>\d{1,4})\s*c(?![\w.])", FLAGS
 )
@@ -686,6 +709,8 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_TERSE_SHAPE_RE, nodes)
     scanner.take(_SIZED_NODE_TYPO_RE, lambda m: _node_typo(m.group("w")) and nodes(m))
     scanner.take(_ONE_UNIT_RE, lambda m: _one_unit(m) and one_node(m))
+    if "same" in low:
+        scanner.take(_SAME_NODE_RE, lambda m: _amounts_before(m) and one_node(m))
     if "box" in low:
         scanner.take(_BOXES_RE, nodes)
     if _MULTIPLIER_HINT_RE.search(low):
@@ -839,10 +864,12 @@ def _pair(scanner: Scanner, draft: Draft, found: list[_Found]) -> list[Count]:
 _NOT_THE_JOB = r"(?!(?:of\s+(?:the\s+|these\s+|those\s+|our\s+)?(?:[\d,]+\s+)?)?jobs?(?!\w))"
 """After "each": the request's own jobs are the job, not a unit inside it."""
 _UNIT_OF_WORK = (
-    r"(?:chain|worker|trajectory|replica|walker|sample|pre-?processing|post-?processing)"
+    r"(?:chain|worker|trajectory|replica(?![\s-]+exchange)|walker|sample|pre-?processing|"
+    r"post-?processing)"
 )
 """Singular on purpose: "a chain runs on 8 cores" sizes one; "4 chains so 4 cores" counts all.
-An ensemble member is left out: a member is a whole run ("each member uses 8 nodes")."""
+An ensemble member is left out: a member is a whole run ("each member uses 8 nodes").
+"Replica exchange" is a method (REMD) the whole job runs, not one replica."""
 _NOT_A_NODE = (
     r"(?!(?:with|having|has|in|on)(?!\w))"
     r"(?![^.;!?,:\n\x00]*(?<!\w)(?:node|machine|host|server|box)s?(?!\w))"
@@ -1034,8 +1061,13 @@ def _fuzzy_unit(
     per_node = _SLASH_NODE_RE.match(m.string, m.end())
     if word in _PHYSICAL_UNITS or (m.string[m.end() : m.end() + 1] in ("/", "^") and not per_node):
         return False  # "a 2 Gpc/h box": a unit of its own ("Gpc/h", "km^2"), not a misspelt one
-    stem_of_unit = any(  # "hourss", "dyas": a unit's letters, whatever the dictionary says
-        word[:4] == u[:4] or sorted(word) == sorted(u) for u in _FUZZY_SECONDS
+    stem_of_unit = (
+        any(  # "hourss", "dyas": a unit's letters, whatever the dictionary says
+            word[:4] == u[:4] or sorted(word) == sorted(u) for u in _FUZZY_SECONDS
+        )
+        or any(  # "512 corse": two letters of "cores" swapped, though "corse" is an old word
+            sorted(word) == sorted(u) for u in _FUZZY_UNITS
+        )
     )
     if word in _FUZZY_UNITS or (english_word(word) and not stem_of_unit):
         return False

@@ -155,6 +155,18 @@ _THAT_MUCH_SPACE_RE = re.compile(
 )
 """Space sized by an amount named before it ("the output is about 2 TB, so I need that much
 free disk space"): storage of any kind, with the size the sentence names."""
+_SPACE_FOR_IT_RE = re.compile(
+    r"(?<!\w)(?:need|needs|want|require|requires|ask\s+for|asking\s+for|have\s+to\s+have|"
+    r"must\s+have|get)\s+(?:some\s+|enough\s+|the\s+|free\s+)?(?:free\s+)?"
+    rf"(?:{_SIZE_NOUN}|storage|room|scratch)\s+"
+    r"(?:for|to\s+(?:hold|store|keep|put|save|fit))\s+"
+    r"(?:it|them|that|this|these|those|all\s+of\s+it|all\s+of\s+them|all\s+that|all\s+this)"
+    r"(?!\w)",
+    FLAGS,
+)
+"""Space asked for by pointing back at data sized before it ("the output is around 3 TB, we
+need space for it", "it is 500 GB. We need room to store that"): storage of any kind with that
+size. When no one size is found the phrase is quoted, never read as storage of any size."""
 
 # -- budget ----------------------------------------------------------------------------------
 
@@ -349,6 +361,7 @@ def extract_storage(scanner: Scanner, draft: Draft) -> None:
 
     if "much" in scanner.text.lower():
         scanner.take(_THAT_MUCH_SPACE_RE, that_much)
+    scanner.take(_SPACE_FOR_IT_RE, that_much)
     scanner.take(_STORAGE_KIND_RE, kind_alone)
     scanner.take(_STORAGE_KIND_TYPO_RE, misspelt_kind)
     for kind, at in named:
@@ -386,7 +399,10 @@ def _size_in_sentence(scanner: Scanner, at: int, sized_at: list[int]) -> float |
     start = ends[-1] if ends else 0
     if any(start <= s < end for s in sized_at) or _ALREADY_THERE_RE.search(text, start, end):
         return None
-    if _THAT_MUCH_RE.search(text, start, end) and not _LOOSE_SIZE_RE.search(text, start, end):
+    points_back = _THAT_MUCH_RE.search(text, start, end) or _SPACE_FOR_IT_RE.search(
+        text, start, end
+    )
+    if points_back and not _LOOSE_SIZE_RE.search(text, start, end):
         start = ends[-2] if len(ends) > 1 else 0  # "... is 40 TB. GPFS with that much free"
     found = list(_LOOSE_SIZE_RE.finditer(text, start, end))
     if len(found) != 1:

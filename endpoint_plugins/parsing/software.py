@@ -418,6 +418,23 @@ def extract_mpi(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_MPI_RE, handle)
     if any_mpi:
         draft.mpi = MPIRequirement()
+    if _WRAPPER_RANKS_RE.search(scanner.original):
+        draft.mpi_implied = True  # "the ranks do the counting with mpi4py": MPI underneath
+
+
+_MPI_WRAPPERS = r"(?<![\w-])(?:mpi4py|mpi4jax|dask-mpi|petsc4py)(?![\w-])"
+_RANK_WORDS = (
+    r"(?<![\w-])(?:ranks|(?:each|every|per|one|the\s+root)\s+rank|mpi\s+(?:processes|tasks))"
+    r"(?![\w-])(?!\s+(?:of|among)(?!\w))"
+)
+"""Ranks as processes: plural, or one counted ("each rank"); "rank the runs" is a verb."""
+_WRAPPER_RANKS_RE = re.compile(
+    rf"{_RANK_WORDS}[^.;!?\n]{{0,80}}?{_MPI_WRAPPERS}|{_MPI_WRAPPERS}[^.;!?\n]{{0,80}}?{_RANK_WORDS}",
+    FLAGS,
+)
+"""Ranks and a Python MPI wrapper in one sentence ("the ranks do sharded counting with mpi4py",
+"mpi4py spreads the grid over the ranks"): the wrapper's ranks run on an MPI, so any MPI is
+asked for. "Each rank drives one GPU" alone says nothing of MPI (torchrun has ranks too)."""
 
 
 _ANY_MPI_RE = re.compile(

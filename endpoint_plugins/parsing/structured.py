@@ -455,6 +455,8 @@ _URGENCY_LEVELS: dict[str, Urgency] = {
     **dict.fromkeys(("high", "highest", "urgent", "critical", "asap", "immediate"), Urgency.NOW),
 }
 """Levels a form writes as an urgency value; "medium"/"normal" say nothing and stay text."""
+_URGENCY_LEVEL_FIRST_RE = re.compile(r"([a-z]+)(?=\s*[,;(\-]|\s*$)", FLAGS)
+"""The first word of an urgency value written as prose ("low, no rush"; "high (grant)")."""
 
 
 def _urgency(draft: Draft, value: str, text: str) -> bool:
@@ -1063,6 +1065,8 @@ class _Pairs:
         if key in ("image", "containerimage", "sif", "docker"):
             _image_package(self.draft, value)
             return True
+        if key in ("urgency", "priority") and blank and " " in value.strip():
+            return self._urgency_prose(m, value, text)
         if key in _IGNORED_KEYS or key == "url":
             return True
         if key == "constraint" and _model(self.draft, value, text):
@@ -1086,6 +1090,25 @@ class _Pairs:
             self.scanner.blank(m.start("key"), m.start("value"))
         # a key of several words ("we use foo_bar: 2.1 and 2 nodes") is a sentence with a
         # colon: its words are left for the prose readers, so a name there is never lost
+        return False
+
+    def _urgency_prose(self, m: re.Match[str], value: str, text: str) -> bool:
+        """``priority: low, no rush``: a level and then words of the writer's own. The level
+        is read here; the words are left for the prose readers ("no rush", "needed by
+        Friday"), never dropped with the bookkeeping key (a Slurm ``--priority`` is a
+        number)."""
+        if "value" not in m.re.groupindex or m.start("value") < 0:
+            return True  # no value span to leave: kept as before, a bookkeeping key
+        raw = m.group("value")
+        lead = len(raw) - len(raw.lstrip("\"' "))
+        level = _URGENCY_LEVEL_FIRST_RE.match(raw, lead)
+        found = _URGENCY_LEVELS.get(squash(level.group(1))) if level else None
+        end = m.start("value")
+        if found is not None and level is not None:
+            end += level.end(1)
+            if self.draft.urgency is None:
+                self.draft.urgency = Mention(found, text)
+        self.scanner.blank(m.start("key"), end)
         return False
 
     def _named_version(self, raw_key: str, value: str) -> bool:

@@ -108,6 +108,22 @@ _BARE_HMS_RE = re.compile(
 )
 """Slurm's time written in prose without the word walltime: "1-12:00:00 per run" (a day part
 makes it a duration, never a clock time; "06:00:00" alone could be either)."""
+_LISTED_HMS_RE = re.compile(
+    r"(?<![\w:./-])(?P<hms>\d{1,3}:[0-5]\d:[0-5]\d)(?![\d:])"
+    r"(?!\s*(?:am|pm|a\.m|p\.m|utc|gmt|cet|cest|est|edt|pst|pdt|local|o'?clock|h(?!\w)|"
+    r"on|tomorrow|today|tonight|sharp)(?!\w))(?=\s*(?:[,;|]|$))",
+    FLAGS | re.MULTILINE,
+)
+"""H:MM:SS as one item of a list of the job's amounts ("1 node x 40 cores, 160GB, 4:00:00"):
+among sizes and counts it is Slurm's time limit. Only right after such an amount (see
+:data:`_AMOUNT_ITEM_BEFORE_RE`); after "at", "by", "from" or alone it may be a clock time and
+stays quoted."""
+_AMOUNT_ITEM_BEFORE_RE = re.compile(
+    r"(?<![\w.])\d{1,7}(?:\.\d{1,3})?\s*(?:gb|g|gib|tb|tib|mb|cores?|cpus?|nodes?|gpus?|tasks|"
+    r"ranks|threads|procs|processes)(?!\w)\s*[,;|]\s*$",
+    FLAGS,
+)
+"""The list item before a bare H:MM:SS: a memory size or a count of the job's units."""
 _WALLTIME_AFTER_RE = re.compile(
     rf"(?P<dur>{DURATION})\s+(?:of\s+)?(?:{alternation(lexicon.WALLTIME_WORDS)})(?!\w)", FLAGS
 )
@@ -524,6 +540,13 @@ def extract_walltime(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_WALLTIME_AFTER_RE, handle)
     scanner.take(_RUN_FOR_RE, handle)
     scanner.take(_BARE_HMS_RE, handle)
+    scanner.take(
+        _LISTED_HMS_RE,
+        lambda m: (
+            bool(_AMOUNT_ITEM_BEFORE_RE.search(scanner.text, max(0, m.start() - 30), m.start()))
+            and handle(m)
+        ),
+    )
     draft.compute.walltime.extend(weak + unlikely)
 
 
