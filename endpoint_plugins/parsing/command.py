@@ -34,6 +34,24 @@ def split_command(text: str) -> tuple[str, tuple[str, ...]]:
     return remaining, _argv(command or "")
 
 
+_ALLOCATION_RE = re.compile(r"\s*(?:salloc|sbatch|qsub|bsub)(?:\s+-[^`]*)?\s*$")
+"""A scheduler's allocation command and its flags only, no program: the shape of the job."""
+
+
+def requirement_text(text: str) -> str:
+    """The text the requirements are read from: the request with its command cut out.
+
+    An allocation command in backticks ("I usually do `salloc -N1 --mem=64G -t 4:00:00`;
+    please give me the equivalent") runs nothing: its flags are the resources asked for, so its
+    words stay to be read. Any other command is cut out (see :func:`split_command`).
+    """
+    match = _COMMAND_RE.search(text)
+    if match is not None and match.group("inline") is not None:
+        if _ALLOCATION_RE.match(match.group("inline")):
+            return text[: match.start()] + " " + match.group("inline") + " " + text[match.end() :]
+    return split_command(text)[0]
+
+
 def extract_command(text: str) -> tuple[str, ...]:
     """The argument vector of the command in backticks, or ``()`` (see :func:`split_command`)."""
     return split_command(text)[1]

@@ -69,6 +69,17 @@ _CPU_KIND_BEFORE_RE = re.compile(
 )
 """Before "CPUs only": a CPU kind ("AMD EPYC Genoa CPUs only", "Intel CPUs only"): the text
 restricts the processor, which no field holds, and says nothing about GPUs."""
+_PART_IS_RE = re.compile(
+    r"(?<![\w-])(?:stage|step|phase|part|pass|preprocessing|pre-processing|postprocessing"
+    r"|post-processing|pre-?step|alignment|analysis|setup|meshing|decomposition)s?"
+    r"(?:\s+(?:with|of|in|using|for)\s+[^.;:!?\n]{1,30}?)?"
+    r"\s+(?:is|are|was|runs?|stays?|remains?)(?:\s+(?:anyway|already|always|purely|entirely))?"
+    r"[\s-]*$",
+    FLAGS,
+)
+"""Before "CPU-only": a part of the job as its subject ("the MSA stage with MMseqs2 is
+CPU-only", "preprocessing runs CPU only"): it says how one step runs, not that the whole job
+needs no GPU; the words are left for the reader (unresolved) instead of excluding GPUs."""
 _NODES_RE = re.compile(
     rf"(?P<n>{COUNT})\s*(?:-\s*)?(?:(?:x|\u00d7|\*)\s*)?"
     rf"(?:(?P<cpn>\d{{1,4}})[\s-]*(?:cores?|cpus?|cpu[\s-]cores?)[\s-]+"
@@ -578,6 +589,8 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
             scanner.original, max(0, m.start() - 30), m.start()
         ):
             return False  # "Xeon CPUs only": a processor kind, left unresolved
+        if _PART_IS_RE.search(scanner.original, max(0, m.start() - 60), m.start()):
+            return False  # "the MSA stage is CPU-only anyway": one step, not the whole job
         if needed_without(scanner.text, m) or in_condition(scanner.original, m.start()):
             return False  # "it can't run without a GPU", "if there are no GPUs, decline"
         if m.group(0)[:1] in "cC" and _GPU_THEN_OR_RE.search(

@@ -109,6 +109,9 @@ class Draft:
     rootless: bool = False
     mpi: MPIRequirement | None = None
     mpi_implied: bool = False
+    runtime_spots: dict[str, list[int]] = field(default_factory=dict)
+    """Where the MPI library ("mpi") or container runtime ("container") was named in prose, when
+    no earlier stage had set it: the software stage drops one named only in pasted output."""
     urgency: Mention[Urgency] | None = None
     deadline: Mention[datetime] | None = None
     budget: Mention[float] | None = None

@@ -59,7 +59,8 @@ _PAST_RE = re.compile(
     r"|(?:old|previous|former)\s+(?:cluster|machine|system|allocation|set-?up|account|site"
     r"|environment|stack|modules?|build|installation|pipeline|workflow|code)"
     r"|(?:i|we|they)\s+(?:\w+\s+)?(?:processed|analy[sz]ed|simulated|computed|benchmarked)"
-    r"|(?:job|run)\s+(?:\w+\s+)?failed|(?:pipeline|stack|version|setup|module)\s+is\s+"
+    r"|(?:jobs?|runs?)\s+(?:\w+\s+)?(?:failed|crashed|died|aborted|segfaulted)"
+    r"|(?:pipeline|stack|version|setup|module)\s+is\s+"
     r"(?:retired|gone|deprecated|obsolete)"
     r"|it\s+took|(?:run|job|jobs|runs)\s+took|ran\s+out\s+of"
     r"|no\s+longer|any\s?more"
@@ -104,6 +105,16 @@ _COMMENT_LINE_RE = re.compile(r"^[ \t]*#(?![!]|(?:SBATCH|PBS|BSUB|flux|\$)\b)[^\
 clause, so that its history does not spread over the directives around it."""
 
 
+_BEHIND_RE = re.compile(
+    r"(?<!\w)(?:that(?:'s|\s+is|\s+was)\s+(?:all\s+)?(?:history|in\s+the\s+past|behind\s+(?:us|me))"
+    r"|(?:enough|so\s+much\s+for\s+the)\s+(?:background|history)"
+    r"|end\s+of\s+(?:the\s+)?(?:background|history|story))(?!\w)",
+    FLAGS,
+)
+"""Words by which a writer closes the story before the ask ("Anyway, that's history: for the
+new campaign we need ..."): every clause before them is history unless it asks."""
+
+
 def _pasted_output(text: str) -> list[tuple[int, int]]:
     """Indented blocks a writer pasted as what an earlier run printed: the line that introduces
     them ends in a colon, names output or a failure ("log excerpt:", "it dies with:", "(module
@@ -121,7 +132,12 @@ def _pasted_output(text: str) -> list[tuple[int, int]]:
 
 def _maybe_history(text: str) -> bool:
     """Whether the text can hold history at all (a cheap test before cutting it up)."""
-    return bool(">" in text or _PAST_RE.search(text) or _OUTPUT_INTRO_RE.search(text))
+    return bool(
+        ">" in text
+        or _PAST_RE.search(text)
+        or _OUTPUT_INTRO_RE.search(text)
+        or _BEHIND_RE.search(text)
+    )
 
 
 def _clauses(text: str) -> list[tuple[int, int, bool, bool]]:
@@ -139,6 +155,11 @@ def _clauses(text: str) -> list[tuple[int, int, bool, bool]]:
         if block and block[0] >= at:
             clauses.append((block[0], block[1], True, False))
             at = block[1]
+    behind = [m.start() for m in _BEHIND_RE.finditer(text)]
+    if behind:
+        clauses = [
+            (a, b, past or (b <= behind[-1] and not asks), asks) for a, b, past, asks in clauses
+        ]
     return clauses
 
 
@@ -203,24 +224,39 @@ def demote_history(text: str, draft: Draft) -> None:
     clauses = _clauses(text)
 
     seen: dict[str, tuple[bool, bool]] = {}
+    c = draft.compute
+    memory = [c.memory_per_node, c.memory_total, c.memory_per_core]
+    said = {
+        m.text for group in ([c.nodes], [c.cores], [c.gpus], memory) for ms in group for m in ms
+    }
 
     def marks(mention: Mention[Any] | Count) -> tuple[bool, bool]:
         """(past, asks) for a mention: past only when every place it was said is past."""
         known = seen.get(mention.text)
         if known is None:
-            known = seen[mention.text] = _marks(text, clauses, mention.text)
+            longer = [t for t in said if mention.text in t and t != mention.text]
+            known = seen[mention.text] = _marks(text, clauses, mention.text, longer)
         return known
 
-    c = draft.compute
-    memory = [c.memory_per_node, c.memory_total, c.memory_per_core]
     for group in ([c.nodes], [c.cores], [c.gpus], [c.gpu_models], memory, [c.walltime]):
         _drop_past(draft, group, marks)
     for scoped in _scopes(c):
         _keep_asked(draft, scoped, marks)
 
 
-def _marks(text: str, clauses: list[tuple[int, int, bool, bool]], said: str) -> tuple[bool, bool]:
+def _marks(
+    text: str,
+    clauses: list[tuple[int, int, bool, bool]],
+    said: str,
+    longer: Sequence[str] = (),
+) -> tuple[bool, bool]:
+    """(past, asks) of the places ``said`` is written; a place inside a longer mention
+    ("64 cores" inside "8 nodes of 64 cores each") is that mention's, not this one's, unless
+    no other place is left."""
     spots = _where(text, said)
+    inside = [(at, at + len(t)) for t in longer for at in _where(text, t)]
+    own = [at for at in spots if not any(a <= at < b for a, b in inside)]
+    spots = own or spots
     found = [c for at in spots for c in clauses if c[0] <= at < c[1]]
     if not found:
         return False, False
@@ -361,14 +397,15 @@ def past_only_packages(text: str, spans: Sequence[tuple[int, int, str]]) -> set[
     spring's pilot ran CESM 2.1.3 ... this time we're moving to E3SM", or a log excerpt that
     prints "/tmp/relion-4.0.1/src/acc/cuda/...": the old tools are what was run, not what is
     asked for. A package counts only when every mention sits in pasted output, or in a past
-    clause of a text that says the old tools are left behind (_MOVED_ON_RE) and that clause
+    clause of a text that says the old tools are left behind (_MOVED_ON_RE, or a story closed
+    by "that's history") and that clause
     does not say they are used again ("we used GROMACS before and keep it"). With no package
     named outside the history, nothing is dropped: the request would lose every package.
     """
     if not spans or not _maybe_history(text):
         return set()
     pasted = _pasted_output(text)
-    moved_on = bool(_MOVED_ON_RE.search(text))
+    moved_on = bool(_MOVED_ON_RE.search(text) or _BEHIND_RE.search(text))
     clauses = _clauses(text)
 
     def history(at: int) -> bool:
@@ -385,3 +422,51 @@ def past_only_packages(text: str, spans: Sequence[tuple[int, int, str]]) -> set[
     inside = {n for s, _, n in spans if history(s)}
     outside = {n for s, _, n in spans if not history(s)}
     return inside - outside if outside else set()
+
+
+def said_now_first(text: str, spots: Sequence[int]) -> list[int]:
+    """The indexes of ``spots`` (where an MPI library or a container runtime was named), the
+    ones said now before the ones said only of the past.
+
+    The field holds one implementation and the first named wins, but a long ticket names the
+    one that failed before the one it asks for: "the module was built against MPICH ... could
+    you provide Open MPI 4.1", a reply quoting "> We upgraded Singularity 3.8" above "I need
+    rootless Podman", an error line that prints the old library. A mention in quoted lines,
+    pasted output or a past clause comes after every other; among the rest, one in a clause
+    that asks comes first. The order is otherwise kept, and the mentions not used are still
+    reported as conflicts, so nothing is lost.
+    """
+    if len(spots) < 2:
+        return list(range(len(spots)))
+    clauses = _clauses(text)
+    pasted = _pasted_output(text)
+
+    def rank(at: int) -> int:
+        if any(a <= at < b for a, b in pasted):
+            return 0
+        clause = next((c for c in clauses if c[0] <= at < c[1]), None)
+        if clause is None:
+            return 1
+        return 0 if clause[2] else 2 if clause[3] else 1
+
+    ranks = [rank(at) for at in spots]
+    return sorted(range(len(spots)), key=lambda i: -ranks[i])
+
+
+def pasted_only(text: str, spans: Sequence[tuple[int, int, str]], said: Sequence[int]) -> bool:
+    """Whether an MPI library or container runtime, named at ``said``, is only in pasted output.
+
+    A pasted ``module list`` of a stack that is gone ("2) openmpi/3.1.6") or an error log names
+    what ran before, as for packages (see :func:`past_only_packages`). It counts only when every
+    mention sits in such a block and the request names some package outside them, so a text
+    that asks for nothing else keeps it. A past clause in prose is not enough here ("we used
+    Open MPI before, now we're moving to your site" may still need it).
+    """
+    if not said or not _maybe_history(text):
+        return False
+    pasted = _pasted_output(text)
+
+    def inside(at: int) -> bool:
+        return any(a <= at < b for a, b in pasted)
+
+    return all(inside(at) for at in said) and any(not inside(s) for s, _, _ in spans)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from endpoint_plugins.parsing import lexicon
-from endpoint_plugins.parsing.command import extract_command, split_command
+from endpoint_plugins.parsing.command import extract_command, requirement_text, split_command
 from endpoint_plugins.parsing.compute import extract_compute
 from endpoint_plugins.parsing.draft import Draft
 from endpoint_plugins.parsing.letter import extract_frame
@@ -85,7 +85,7 @@ def parse_requirements(text: str, *, now: datetime | None = None) -> Requirement
             f"{MAX_INPUT_CHARS} were not read]"
         )
         source = source[:MAX_INPUT_CHARS]
-    remaining, _ = split_command(source)
+    remaining = requirement_text(source)
     clock = now or default_now()
     scanner, draft = Scanner(flatten_json(_ascii_letters(remaining))), Draft()
     for name, stage in _stages(clock):

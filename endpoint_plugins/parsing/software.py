@@ -31,7 +31,12 @@ from endpoint_plugins.parsing.constraints import (
 )
 from endpoint_plugins.parsing.draft import Draft
 from endpoint_plugins.parsing.english import english_word
-from endpoint_plugins.parsing.history import QUOTED_LINES_RE, past_only_packages
+from endpoint_plugins.parsing.history import (
+    QUOTED_LINES_RE,
+    past_only_packages,
+    pasted_only,
+    said_now_first,
+)
 from endpoint_plugins.parsing.negation import in_condition
 from endpoint_plugins.parsing.not_names import (
     CITED_BEFORE_RE,
@@ -359,9 +364,12 @@ _MODULE_ITEM_RE = re.compile(
 def extract_containers(scanner: Scanner, draft: Draft) -> None:
     """Runtimes ("podman >= 4"), then "container" alone (runtime ``any``), then "rootless"."""
 
+    named: list[tuple[int, str, list[VersionConstraint], str]] = []
+    unset = draft.container is None
+
     def runtime(m: re.Match[str]) -> bool:
         name = lookup(lexicon.CONTAINER_RUNTIMES, m.group("name")) or m.group("name").lower()
-        draft.set_container(name, _constraints(m), m.group(0))
+        named.append((m.start(), name, _constraints(m), m.group(0)))
         draft.rootless = draft.rootless or bool(m.group("rootless"))
         return True
 
@@ -382,6 +390,10 @@ def extract_containers(scanner: Scanner, draft: Draft) -> None:
 
     scanner.take(_ANY_RUNTIME_RE, accepted)
     scanner.take(_RUNTIME_RE, runtime)
+    for i in said_now_first(scanner.original, [at for at, *_ in named]):
+        draft.set_container(*named[i][1:])
+    if unset and named:
+        draft.runtime_spots["container"] = [at for at, *_ in named]
     scanner.take(_CONTAINER_RE, generic)
     scanner.take(_ROOTLESS_RE, rootless)
     if any_runtime and (draft.container is not None or any(any_runtime)):
@@ -406,9 +418,12 @@ def extract_mpi(scanner: Scanner, draft: Draft) -> None:
     "We use Open MPI, but any MPI will do" asks for any MPI: the named one is what they have,
     not what they need."""
 
+    named: list[tuple[int, str | None, list[VersionConstraint], str]] = []
+    unset = draft.mpi is None
+
     def handle(m: re.Match[str]) -> bool:
         implementation = lookup(lexicon.MPI_IMPLEMENTATIONS, m.group("name"))
-        draft.set_mpi(implementation, _constraints(m), m.group(0))
+        named.append((m.start(), implementation, _constraints(m), m.group(0)))
         return True
 
     any_mpi = scanner.take(_ANY_MPI_RE, lambda m: True)
@@ -416,6 +431,10 @@ def extract_mpi(scanner: Scanner, draft: Draft) -> None:
     if (" or " in low or "/" in low) and sum(low.count(w) for w in ("mpi", "mvapich", "mpt")) > 1:
         any_mpi += scanner.take(_MPI_CHOICE_RE, _distinct_implementations)
     scanner.take(_MPI_RE, handle)
+    for i in said_now_first(scanner.original, [at for at, *_ in named]):
+        draft.set_mpi(*named[i][1:])
+    if unset and named and not any_mpi:
+        draft.runtime_spots["mpi"] = [at for at, *_ in named]
     if any_mpi:
         draft.mpi = MPIRequirement()
     if _WRAPPER_RANKS_RE.search(scanner.original):
@@ -999,11 +1018,30 @@ def _drop_optional(original: str, draft: Draft) -> None:
         f"{name} (said of an earlier job; not used)" for name in sorted(past - optional)
     )
     optional |= quoted | past
+    _drop_pasted_runtimes(original, draft)
     plain -= quoted | past
     for name in optional - plain:
         draft.software.pop(name, None)
         draft.variants.pop(name, None)
     draft.software_spans[:] = [sp for sp in draft.software_spans if sp[2] not in optional - plain]
+
+
+def _drop_pasted_runtimes(original: str, draft: Draft) -> None:
+    """An MPI library or container runtime named only in pasted output ("module list" of a
+    stack that is gone, an error log) while the request names packages of its own: what ran
+    before, not what is asked for (see :func:`pasted_only`). It is noted, never dropped
+    silently."""
+    named = (
+        ("mpi", draft.mpi, draft.mpi and draft.mpi.implementation),
+        ("container", draft.container, draft.container and draft.container.runtime),
+    )
+    for field, current, name in named:
+        spots = draft.runtime_spots.get(field, [])
+        if current is not None and pasted_only(original, draft.software_spans, spots):
+            setattr(draft, field, None)
+            draft.notes.append(
+                f"{name or field} in pasted output (said of an earlier job; not used)"
+            )
 
 
 def _quoted_only(original: str, spans: list[tuple[int, int, str]]) -> set[str]:
