@@ -201,6 +201,7 @@ SOFTWARE: dict[str, tuple[str, ...]] = {
     "hisat2": ("hisat2",),
     "star": ("star aligner", "rna-star"),
     "salmon": ("salmon",),
+    "trinity": ("trinityrnaseq",),
     "kallisto": ("kallisto",),
     "fastqc": ("fastqc",),
     "trimmomatic": ("trimmomatic",),
@@ -245,13 +246,18 @@ SOFTWARE: dict[str, tuple[str, ...]] = {
     # data platforms
     "spark": ("apache spark", "pyspark"),
     "hadoop": ("hadoop",),
+    # statistics, optimisation, speech and imaging
+    "stan": (),
+    "gurobi": ("gurobi",),
+    "kaldi": ("kaldi",),
+    "fiji": ("fiji",),
 }
 """Canonical software name -> the spellings that mean it (the canonical name need not repeat)."""
 
 SOFTWARE_NEEDS_VERSION: frozenset[str] = frozenset(
     """
     go rust root r visit spark star arrow lightning fluent hip ray boost magma beast orca
-    amber tau ase eigen salmon rosetta
+    amber tau ase eigen salmon rosetta trinity stan fiji
     """.split()
 )
 """Spellings that are also ordinary words: software only when a version follows.

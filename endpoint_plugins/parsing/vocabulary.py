@@ -64,6 +64,20 @@ _NOT_A_NAME_RE = re.compile(
 _PARALLEL_MODELS = frozenset("mpi openmp cuda hip openacc sycl gpu cpu x threads".split())
 _LANGUAGES = frozenset(("c++", "c#", "objective-c"))
 """Languages spelled like package names; a compiler for them is a package (gcc, llvm)."""
+
+_LANGUAGE_PART_RE = re.compile(
+    r"[^\S\n]+(?:batch[^\S\n]+mode|scripting[^\S\n]+interface|side|packages?|modules?|"
+    r"librar(?:y|ies)|bindings?|apis?|interfaces?|front-?ends?|wrappers?|layer|toolbox(?:es)?|"
+    r"extensions?|plug-?ins?|add-?ons?|port)(?![\w-])",
+    re.IGNORECASE,
+)
+"""A part of something written in a language: "the Python side", "the python package
+aquacrop", "ParaView's Python batch mode", "its Python API", "R packages". The language
+describes the package or program named beside it, which carries the requirement; with a
+version ("the Python 3.11 bindings") the language is asked for itself."""
+_DESCRIBING_LANGUAGES = frozenset(("python", "r", "julia", "perl"))
+
+
 _JULIA_PACKAGE_RE = re.compile(r"^(?=[a-z0-9]*[A-Z])[A-Za-z][A-Za-z0-9]*\.jl$")
 """A Julia package: a name with a capital in it and ``.jl`` ("CUDA.jl", "oneAPI.jl"; a script
 is ``run.jl``, lower case)."""
@@ -294,6 +308,8 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
         kind = _classify(word, before, after, named, versioned, filler, placed, run_verb)
         if kind == "ambiguous" and (run_verb or (capitals and _acronym(word))):
             kind = "name"  # "ORCA on 4 nodes", "run amber on 2 GPUs": the package, not the word
+        elif kind == "ambiguous" and capitals:
+            kind = _titled_in_a_sentence(scanner.original, start, word, before, after)
         data = kind in ("name", "unread") and not named
         source = data_source(scanner.original, start, word) if data else 0
         if source:
@@ -336,6 +352,7 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
             if first <= start < last:
                 kinds[i] = "applied"  # "version 4.3 or more new" of the name before it
     drop_past_versions(scanner.original, draft)
+    _quote_described_languages(scanner.original, draft)
     gpus = _gpus_named(draft)
     for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
         if kind == "vendor" and gpus:  # "as long as they're NVIDIA"
@@ -344,6 +361,10 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
             kinds[i] = "applied"
         elif kind == "vendor":  # a vendor with no GPU in the request: not read, so quoted
             kinds[i] = "unread"
+        elif (
+            kind == "ambiguous" and capitals and _titled_mid_sentence(scanner.original, start, word)
+        ):
+            kinds[i] = "unread"  # "thanks to Ray", "in Stan": a proper name, quoted
     _unresolved_phrases(scanner, words, kinds, draft)
     _stray_amounts(scanner, draft)
 
@@ -366,6 +387,38 @@ def _part_of_versioned(original: str, start: int, word: str, draft: Draft) -> bo
     return any(
         end == gap.start() and _DIGIT_RE.search(original[first:end])
         for first, end, _ in draft.software_spans
+    )
+
+
+_ASSEMBLY_NOUNS = frozenset(("assembly", "assemblies", "quantification"))
+_HEAD_BREAK_RE = re.compile(r"(?:^|[.!?:;>\"\u201c]|[.!?][)\"'\u201d]|\n[^\S\n]*\n)\s*$")
+_SENTENCE_BREAK_RE = re.compile(r"[.!?](?:\s|$)|\n[^\S\n]*\n")
+
+
+def _titled_in_a_sentence(original: str, start: int, word: str, before: str, after: str) -> str:
+    """A catalogued name that is also a word ("spark", "trinity", "stan"), written with one
+    capital inside a sentence, is the package right after a tool preposition, "on" or a verb
+    of use ("Hail on Spark", "an assembly with Trinity", "I use Fiji") or right before a job
+    noun ("a Trinity assembly", "our Stan model"); a person spoken with ("talked it over with
+    Stan") is no tool. Otherwise it stays ambiguous: a list may still make it a name, and if
+    nothing does it is quoted (see :func:`_titled_mid_sentence`), never dropped."""
+    if not _titled_mid_sentence(original, start, word):
+        return "ambiguous"
+    job = after.lower() in (_JOB_NOUNS | _ASSEMBLY_NOUNS) - _CONCEPT_NOUNS
+    if before not in (*_TOOL_BEFORE, *_RUN_VERBS, "on") and not job:
+        return "ambiguous"
+    breaks = list(_SENTENCE_BREAK_RE.finditer(original, 0, start))
+    sentence = breaks[-1].end() if breaks else 0
+    return "ambiguous" if _SOCIAL_RE.search(original, sentence, start) else "name"
+
+
+def _titled_mid_sentence(original: str, start: int, word: str) -> bool:
+    """One capital, inside a sentence: a proper name, which may be a person or a place ("thanks
+    to Ray", "field data from Fiji") as well as a package, so it is quoted rather than dropped
+    as the everyday word. At a sentence's start ("Spark joy", "Go ahead") a capital says
+    nothing."""
+    return _capitalised_alone(word) and not _HEAD_BREAK_RE.search(
+        original, max(0, start - 8), start
     )
 
 
@@ -855,6 +908,28 @@ def _camel_named(original: str, start: int, word: str) -> bool:
     if not camel_identifier(word):
         return False
     return bool(_PACKAGE_NOUN_BEFORE_RE.search(original, max(0, start - 40), start))
+
+
+def _quote_described_languages(original: str, draft: Draft) -> None:
+    """A language read only from words that describe a part ("the Python side uses mpi4py",
+    "the python package aquacrop", "its Python API") is no requirement of its own when
+    another package is named: that package is checked, and it carries the language. The
+    words are quoted, never dropped. Named alone ("the official R package") the language is
+    the one requirement there is, so it stays; with a version it is asked for."""
+    others = [n for n in draft.software if n not in _DESCRIBING_LANGUAGES] or draft.alternatives
+    for name in _DESCRIBING_LANGUAGES:
+        if not others or name not in draft.software or draft.software[name]:
+            continue
+        spans = [span for span in draft.software_spans if span[2] == name]
+        if name in draft.variants or not spans:
+            continue  # "srun python train.py": the interpreter a job line runs, no span
+        parts = [_LANGUAGE_PART_RE.match(original, end) for _, end, _ in spans]
+        if not all(parts):
+            continue
+        del draft.software[name]
+        draft.software_spans[:] = [span for span in draft.software_spans if span[2] != name]
+        for (first, _, _), part in zip(spans, parts, strict=True):
+            draft.unresolved.append(" ".join(original[first : part.end()].split())[:80])
 
 
 def _drop_language_qualifier(original: str, end: int, draft: Draft) -> None:
