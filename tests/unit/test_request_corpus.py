@@ -128,11 +128,12 @@ def test_dev_split_accuracy_floor() -> None:
     them to 0.985 / 86.8 %. dev-n and dev-o (120 more) joined at 0.982 / 83.6 % over all
     fifteen files; the round that followed brought them to 0.987 / 87.5 %, and a second round
     over all fifteen to 0.993 / 93.5 %. dev-p, dev-q and dev-r (180 more) joined at
-    0.984 / 88.6 % over all eighteen files. Raise it as the figures rise, never lower it to let
+    0.984 / 88.6 % over all eighteen files; two rounds by failure class brought them to
+    0.992 / 93.6 %. Raise it as the figures rise, never lower it to let
     a change through: only new files may lower it, to their first reading."""
     result, _ = score(DEV, parse_requirements, NOW)
-    assert result.micro.f1 >= 0.984
-    assert result.exact_rate >= 0.886
+    assert result.micro.f1 >= 0.991
+    assert result.exact_rate >= 0.935
     assert result.unexpressible_flagged == result.unexpressible
     assert set(result.fields) <= set(FIELDS)
 
