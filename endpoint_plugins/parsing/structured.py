@@ -729,6 +729,17 @@ _NOT_WANTED = frozenset(
 )
 _TRUTHY = frozenset(("yes", "true", "1", "on", "y"))
 _FALSY = frozenset(("no", "false", "none", "0", "off", "n"))
+_REQUIRED_VALUES = _TRUTHY | frozenset(
+    ("required", "needed", "mandatory", "must", "essential", "necessary", "enabled", "wanted")
+)
+"""Values that only say the key is wanted ("nvlink = required"): the key is the requirement."""
+_FEATURE_KEYS = frozenset(
+    """container containers apptainer singularity docker podman mpi openmpi mpich intelmpi
+    infiniband omnipath slingshot rdma lowlatency fastnetwork lustre gpfs beegfs nfs scratch
+    localscratch nvme ssd s3 gpu gpus""".split()
+)
+"""Keys that name a feature the prose readers know: with a value that only says it is wanted,
+the key alone is read as it would be in a sentence."""
 _SOFTWARE_KEYS = frozenset(
     """
     software app application apps package packages tool tools benchmark benchmarks code codes
@@ -1079,6 +1090,15 @@ class _Pairs:
         if unknown == "prose" and not is_text and "_" not in raw_key:
             return False  # "Note: ...": prose; "ligand_library: ..." is a key of a form
         if unknown == "unresolved" and not is_text:
+            self.draft.unresolved.append(_clean(text))
+            return True
+        if not is_text and squash(value) in _REQUIRED_VALUES:
+            if key in _FEATURE_KEYS and blank and "value" in m.re.groupindex:
+                # "infiniband = required", "container: yes": the key is the prose readers' word
+                self.scanner.blank(m.start("value"), m.end())
+                return False
+            # "nvlink = required", "ecc: true": a feature asked for that no field holds. Left
+            # to the prose readers, "required" is a filler word and the key was lost unseen
             self.draft.unresolved.append(_clean(text))
             return True
         if key in _SOFTWARE_KEYS or (unknown == "name" and not is_text):
