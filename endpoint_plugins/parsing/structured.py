@@ -149,11 +149,11 @@ def _json_lines(value: object, key: str = "") -> list[str]:
 _JSON_SECTIONS = frozenset(
     """resources requirements compute job spec request hardware resource needs limits requests
     arguments args params parameters input payload body schedule scheduling options settings
-    config must must_have musthave required mandatory""".split()
+    config must must_have musthave required mandatory constraints""".split()
 )
 """JSON keys that only group others: their children keep their own names (a tool call's
 ``{"arguments": {"walltime": ...}}``, a spec's ``"schedule"``, Kubernetes' ``"requests"``, an
-agent's ``"must"``: what it holds is required, as at the top)."""
+agent's ``"must"`` or ``"constraints"``: what it holds is required, as at the top)."""
 _OPTIONAL_GPU_KEYS = frozenset(
     f"{section}{gpu}"
     for section in ("nicetohave", "nicetohaves", "optional", "preferred", "wishlist", "bonus")
@@ -771,6 +771,13 @@ _RELATIVE_DEADLINE_RE = re.compile(
     re.I,
 )
 """A deadline key's value that is a span from now: "+48h", "in 2 days", "now+36h", "48h"."""
+_DEADLINE_CLOCK_AFTER_RE = re.compile(
+    r"[ \t]+(?:at[ \t]+)?\d{1,2}:[0-5]\d(?::[0-5]\d)?(?:[ \t]*[ap]m)?"
+    r"(?:[ \t]+[A-Za-z]{1,4}(?:[+-]\d{1,2})?)?(?=[ \t]*(?:[,;#]|$))",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""The time of day after an unquoted deadline value, which stops at a space: "finish_by =
+12/20/2026 23:00 UTC". Read with the date, so the time is neither lost nor left over."""
 _DEADLINE_KEYS = frozenset(
     """deadline resultsby dueby due neededby finishby by resultsneededby notafter needby
     completeby finishbefore duedate resultsdue deadlineutc""".split()
@@ -1003,6 +1010,14 @@ class _Pairs:
             self.cpus_per_task = Mention(n, text)
             return True
         if key in _DEADLINE_KEYS:
+            tail = _DEADLINE_CLOCK_AFTER_RE.match(self.scanner.text, m.end())
+            if (
+                tail
+                and not raw_value.startswith(("'", '"'))
+                and self._deadline(value + tail.group(0), text)
+            ):
+                self.scanner.blank(*tail.span())  # "finish_by = 12/20/2026 23:00 UTC"
+                return True
             return self._deadline(value, text)
         if key.endswith(("version", "versions")) and key not in ("version",) or key == "version":
             if self._version(key, value, text):

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import UTC, date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.compute import unit_of_work_before
@@ -202,10 +203,40 @@ _RELDAY = (
     r"eod|cob|end\s+of\s+(?:the\s+)?(?:day|week|month)|end\s+of\s+next\s+(?:week|month))"
 )
 """Relative days, with the usual misspellings of tomorrow ("tommorow", "tomorow")."""
+_FIXED_ZONES_H = {
+    "utc": 0, "gmt": 0, "z": 0, "wet": 0, "cet": 1, "cest": 2, "eet": 2, "eest": 3, "est": -5,
+    "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7, "akst": -9,
+    "hst": -10, "jst": 9, "kst": 9, "aest": 10, "aedt": 11, "nzst": 12, "nzdt": 13,
+}  # fmt: skip
+"""Zone abbreviations that name one offset from UTC, in hours."""
+_REGION_ZONES = {
+    "et": "America/New_York", "eastern": "America/New_York", "ct": "America/Chicago",
+    "central": "America/Chicago", "mt": "America/Denver", "mountain": "America/Denver",
+    "pt": "America/Los_Angeles", "pacific": "America/Los_Angeles", "german": "Europe/Berlin",
+    "berlin": "Europe/Berlin", "central european": "Europe/Berlin", "paris": "Europe/Paris",
+    "uk": "Europe/London", "london": "Europe/London", "japan": "Asia/Tokyo",
+    "tokyo": "Asia/Tokyo", "japanese": "Asia/Tokyo", "new york": "America/New_York",
+}  # fmt: skip
+"""Zones named by region ("9:00 ET", "noon Pacific time", "12:00 (German time)"): summer time
+or not depends on the day, so they are resolved through the time-zone database."""
+_ABBREVIATED_ZONES = alternation(k for k in _FIXED_ZONES_H if k != "z")
+_ZONE = (
+    rf"(?:(?:{alternation(_REGION_ZONES)})\s+time|{_ABBREVIATED_ZONES}"
+    rf"|(?-i:ET|CT|MT|PT))(?:\s*[+-]\s*\d{{1,2}}(?::?[0-5]\d)?)?(?!\w)"
+)
+"""A time zone after a time of day: "UTC", "CET", "9:00 ET" (the two-letter US forms only in
+capitals, so "at 10 pt" stays a size), "UTC+1", "Pacific time"."""
+
+
+def _tz(group: str) -> str:
+    """The optional zone after a time, in parentheses or not: "10:00 UTC", "12:00 (German time)"."""
+    return rf"(?:\s*o['’]?clock(?!\w))?(?:\s*\(?\s*(?P<{group}>{_ZONE})\)?)?"
+
+
 _ISO = (
     r"(?P<y>\d{4})(?P<isep>[-/.])(?P<mo>\d{1,2})(?P=isep)(?P<d>\d{1,2})"
     r"(?:(?:t|\s+(?:at\s+)?)(?P<hh>\d{1,2}):(?P<mm>[0-5]\d)(?::(?P<ss>[0-5]\d))?)?"
-    r"(?:\s*(?P<tz>z|utc|[+-]\d{2}:?\d{2}))?"
+    rf"(?:\s*(?P<tz>z(?!\w)|[+-]\d{{2}}:?\d{{2}}|\(?{_ZONE}\)?))?"
 )
 _NAMED_DAY = rf"(?:{_WEEKDAY})\.?,?\s+(?:the\s+)?"
 """A weekday before a date restates it ("Friday 11 December", "Friday the 11th")."""
@@ -216,6 +247,15 @@ _NUMERIC_DATE = (
 """A date written with dots or slashes and the year last: "14.12.2026" (dots are always
 day-first), "14/12/2026" (slashes: day-first when the first number is over 12, month-first when
 the second is, and unreadable when both could be the month)."""
+_SHORT_DATE = (
+    r"(?<![\d.,/-])(?:(?P<dd>\d{1,2})\.(?P<dm>\d{1,2})\.(?!\d)"
+    r"|(?P<sa>\d{1,2})/(?P<sb>\d{1,2})(?![\d/]|[.,]\d))"
+    rf"(?:\s*\(\s*(?P<swd>{_WEEKDAY})\.?\s*\)|,?\s+(?P<swd2>{_WEEKDAY})(?!\w))?"
+)
+"""A date without its year: "15.12." (dots: day first, the closing dot makes it a date, not a
+version), "12/15" or "15/12" (slashes: whichever number is over 12 is the day). "12/11" could
+be either; a weekday beside it ("12/11 (Fri)") picks the reading that falls on that day, and
+without one the date is quoted, never guessed."""
 _AT_HOUR = (
     r"(?:,?\s+at\s+(?P<hour1>[01]?\d|2[0-3])(?:\s*(?:h|o['’]?clock))?"
     r"(?=\s*(?:[.,;!?)]|$|(?:sharp|latest|at\s+the\s+latest|local|utc|cet|gmt|please|so|and|"
@@ -235,7 +275,7 @@ _DAY_END = r"\s+(?P<rel3>cob|eod|close\s+of\s+business|end\s+of\s+(?:the\s+)?(?:
 """A day followed by its end: "Friday COB", "Dec 8 EOD", "Thursday end of day"."""
 _HOLIDAY = r"(?:christmas(?:\s+eve|\s+day)?|xmas|new\s+year'?s?(?:\s+eve|\s+day)?)"
 _WHEN = (
-    rf"(?:{_ISO}"
+    rf"(?:(?:{_NAMED_DAY})?{_ISO}"
     rf"|(?:(?P<rel>{_RELDAY})"
     rf"|(?:{_NAMED_DAY})?(?P<mon1>{_MONTH})\.?\s+(?P<day1>\d{{1,2}}){_ORD}"
     rf"(?:,?\s+(?P<year1>\d{{4}}))?"
@@ -243,11 +283,11 @@ _WHEN = (
     rf"(?:,?\s+(?P<year2>\d{{4}}))?"
     rf"|(?:{_NAMED_DAY})?(?P<day3>\d{{1,2}})(?:st|nd|rd|th)(?!\w)"
     rf"|(?P<hol>{_HOLIDAY})"
-    rf"|{_NUMERIC_DATE}"
-    rf"|(?:(?P<wmod>next|this|coming)\s+)?(?P<wd>{_WEEKDAY})\.?)"
-    rf"(?:,?\s+(?:at\s+)?(?P<time1>{_TIME})|{_AT_HOUR}|{_DAY_END})?"
-    rf"|(?P<time2>{_TIME})(?P<utc2>\s*(?:utc|gmt))?"
-    rf"(?:\s+(?P<rel2>today|tonight|tomorrow)"
+    rf"|{_NUMERIC_DATE}|{_SHORT_DATE}"
+    rf"|(?:(?P<wmod>next|this|coming)\s+)?(?P<wd>{_WEEKDAY})\.?(?P<nextweek>\s+(?:of\s+)?next\s+week)?)"
+    rf"(?:(?:,?\s+(?:at\s+)?(?P<time1>{_TIME})|{_AT_HOUR}){_tz('tz1')}|{_DAY_END})?"
+    rf"|(?P<time2>{_TIME}){_tz('tz2')}"
+    rf"(?:\s+(?P<rel2>today|tonight|tomorrow|tom+or+ow|tmrw)"
     rf"|{_DATE_AFTER_TIME}|\s+(?:on\s+)?(?:this\s+|next\s+)?(?P<wd2>{_WEEKDAY}))?"
     r")(?![\w:])"
 )
@@ -255,9 +295,13 @@ _ON_DATE = rf"(?:(?:at|on)\s+)?(?:the\s+)?{_WHEN}"
 """A date after the word that introduces it: "by the 14th", "deadline: on Friday 5pm"."""
 _DEADLINE_RE = re.compile(
     rf"(?<!\w)(?:(?P<before>{alternation(lexicon.DEADLINE_BEFORE_WORDS)})"
-    rf"|{alternation(lexicon.DEADLINE_BY_WORDS)})\s*:?\s*(?:\*\*|__)?\s*{_ON_DATE}",
+    rf"|{alternation(lexicon.DEADLINE_BY_WORDS)}|(?P<within>within))"
+    rf"(?:[\"']\s*)?\s*:?\s*(?:\*\*|__|[\"'])?\s*{_ON_DATE}",
     FLAGS,
 )
+"""A deadline word before a date: "by Friday", "deadline: 2026-12-03", JSON's `"deadline":
+"2026-12-03T18:00Z"`, and "within Thursday" (as non-native writers say "by Thursday"; "within"
+before a duration is a relative deadline, read by :data:`_WITHIN_RE`)."""
 _BEFORE_EVENT_RE = re.compile(
     r"(?<!\w)(?P<before>before|ahead\s+of|prior\s+to|in\s+time\s+for)\s+"
     r"(?:the|our|my|his|her|their|your|a|an|this|next)\s+"
@@ -272,9 +316,12 @@ is history."""
 _ASKED_BEFORE_RE = re.compile(
     r"(?<!\w)(?:need|needs|needed|want|wants|wanted|must|have\s+to|has\s+to|should|results?|"
     r"outputs?|numbers|done|finish|finished|complete|completed|ready|deliver|present|submit|"
-    r"deadline|required|requires?)(?!\w)(?:(?![.;!?]\s)[^\n])*$",
+    r"deadline|required|requires?)(?!\w)(?:(?![.;!?]\s)(?!\n\s*\n)[\s\S])*$",
     FLAGS,
 )
+"""Before "before the <event> on <day>": the clause asks for something, on this line or the
+line above when the sentence wraps ("I want to run HPCG ... across 64 nodes\nbefore the
+acceptance test on Thursday"), never across a blank line."""
 _NOT_BEFORE_DATE_RE = re.compile(
     r"(?<!\w)(?:not|never|(?:do|does|did|is|are|was|were|wo|ca|won|can|could|should|would|must|"
     r"has|have|had)n'?t)\s+(?:(?!(?:and|or|but|so|because)\s)[a-z]+\s+){0,3}$",
@@ -292,29 +339,33 @@ _FOR_DATE_RE = re.compile(rf"(?<!\w)for\s+{_ON_DATE}", FLAGS)
 _NEEDED_BEFORE_RE = re.compile(
     r"(?:(?:need|needs|needed|want|wants|wanted|require|required)\s+(?:it|them|this|these|"
     r"(?:the\s+)?results?|(?:the\s+)?output)"
-    r"|(?:results?|output)\s+(?:we\s+|i\s+)?(?:need|needed|want|required))\s+$",
+    r"|(?:results?|outputs?)\s+(?:we\s+|i\s+|are\s+|is\s+)?(?:need|needed|want|required))\s+$",
     FLAGS,
 )
 """Before "for <date>": the results are needed for that day ("we need the results for Monday",
-"the result we need for Monday"): a deadline, by that day. The pattern starts at "for", a
-word, so the costly date grammar runs only where a "for" stands."""
+"the result we need for Monday", "results are needed for the Thursday sync"): a deadline, by
+that day. The pattern starts at "for", a word, so the costly date grammar runs only where a
+"for" stands."""
 _BY_THEN_RE = re.compile(
     rf"(?<!\w){_WHEN}(?P<gap>(?:(?!\n\s*\n)\D){{0,100}}?)(?<!not\s)(?<!n't\s)"
-    r"(?:(?P<before>before)|by|until|till)\s+then(?!\w)",
+    r"(?:(?P<before>before)|by|until|till)\s+(?:then|that\s+(?:day|date))(?!\w)",
     FLAGS,
 )
 """A day named first and pointed back at: "the briefing is on 7 December, so we need them
 before then", "goes out on Monday 7 December at 08:00; the run must be finished by then". No
 digit may stand between the two, so "then" points at the last date named, not an earlier
-one, and no blank line (a wrapped line still counts). "not before then" is a start, not a
-deadline. Between them the writer must ask for something (:data:`_ASKED_THEN_RE`): "we ran
-it on 3 November and by then it was fine" is history."""
+one, and no blank line (a wrapped line still counts). "before that day" points back alike
+("the defence is the 9 December, the results are needed before that day"). "not before then"
+is a start, not a deadline. Between them the writer must ask for something
+(:data:`_ASKED_THEN_RE`): "we ran it on 3 November and by then it was fine" is history."""
 _ASKED_THEN_RE = re.compile(
     r"(?<!\w)(?:need|needs|needed|want|wants|must|have\s+to|has\s+to|should|results?|"
     r"outputs?|done|finish|finished|complete|completed|ready|deliver|delivered|required|due)(?!\w)",
     FLAGS,
 )
-_THEN_WORD_RE = re.compile(r"(?<!\w)(?:by|before|until|till)\s+then(?!\w)", FLAGS)
+_THEN_WORD_RE = re.compile(
+    r"(?<!\w)(?:by|before|until|till)\s+(?:then|that\s+(?:day|date))(?!\w)", FLAGS
+)
 _DEADLINE_TYPO_RE = re.compile(
     rf"(?<!\w)(?P<typo>de[a-z]{{4,7}})\s*:?\s*{_ON_DATE}",
     FLAGS,
@@ -424,7 +475,7 @@ def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
         ):
             draft.unresolved.append(" ".join(m.group(0).split()))  # "not before Friday"
             return True
-        if when is None and m.group("n1"):
+        if when is None and (m.group("n1") or m.group("sa") or m.group("dd")):
             draft.unresolved.append(" ".join(m.group(0).split()))  # "by 03/04/2026": which?
             return True
         return _set_deadline(draft, when, m.group(0), earliest=True)
@@ -583,7 +634,8 @@ def extract_urgency(scanner: Scanner, draft: Draft) -> None:
         word = m.group(0).lower()
         if english_word(word) or typo_of(word, _URGENT_WORDS, 1) is None:
             return False
-        _set_urgency(draft, Urgency.NOW, m.group(0))
+        negated = _negated_urgency(m.string, m.start())  # "not urgnet" is no rush, as spelt
+        _set_urgency(draft, Urgency.NO_RUSH if negated else Urgency.NOW, m.group(0))
         return True
 
     scanner.take(_URGENCY_RE, handle)
@@ -596,11 +648,11 @@ _URGENT_TYPO_RE = re.compile(r"(?<![\w.-])(?:ur|ug|ru|im)[a-z]{3,10}(?![\w-])", 
 _CLAUSE_GOES_ON_RE = re.compile(
     r"\s+(?:works?|uses?|runs?|supports?|has|have|is|are|was|were|takes?|needs?|that|each|"
     r"every|we|our|the|it|its|i|this|these|they|there|on|in|at)(?!\w)"
-    r"|\s+(?!(?:thanks|thx|pls|plz|please|is|as|yes)(?!\w))[a-z]+(?:s|ed)(?!\w)|\s+[\d\x00]",
+    r"|\s+(?!(?:thanks|thx|pls|plz|please|is|as|yes)(?!\w))[a-z]+(?:s|ed|ing)(?!\w)|\s+[\d\x00]",
     FLAGS,
 )
-"""After "now": the sentence goes on ("now contains", "now fixed", "now 2 nodes"), so "now"
-says "currently"."""
+"""After "now": the sentence goes on ("now contains", "now fixed", "now scaling up", "now 2
+nodes"), so "now" says "currently"."""
 _NOT_BEFORE_RE = re.compile(
     r"(?<![\w'])(?P<neg>[a-z']{3,8})\s+(?:(?:that|too|very|super|really|so|particularly|at\s+all)\s+)?$",
     FLAGS,
@@ -745,6 +797,7 @@ def _resolve(m: re.Match[str], now: datetime, *, before: bool) -> datetime | Non
     )
     if m.groupdict().get("hour2"):
         clock += ":00"  # "9 o'clock"
+    zone = _zone(m.groupdict().get("tz1") or m.groupdict().get("tz2")) or now.tzinfo
     at = _clock(clock) if clock else None
     if clock and at is None:
         return None
@@ -752,16 +805,17 @@ def _resolve(m: re.Match[str], now: datetime, *, before: bool) -> datetime | Non
         at = _REL_TIMES["cob" if squash(m.group("rel3")).startswith(("cob", "close")) else "eod"]
     day = _day(m, now, before=before)
     if day is None:
-        if at is None or m.group("n1"):
+        if at is None or m.group("n1") or m.group("sa") or m.group("dd"):
             return None
         rel = (m.group("rel2") or "today").lower()
+        rel = "tomorrow" if rel.startswith(("tom", "tmr")) else rel  # "tomorow", "tmrw"
         day = now.date() + timedelta(days=1 if rel == "tomorrow" else 0)
-        when = datetime.combine(day, at, tzinfo=now.tzinfo)
+        when = datetime.combine(day, at, tzinfo=zone).astimezone(now.tzinfo)
         return when + timedelta(days=1) if when <= now and rel != "tomorrow" else when
     rel = squash(m.group("rel") or "")
     if at is None:
         at = _REL_TIMES.get(rel) or (time(0, 0) if before else time(23, 59, 59))
-    when = datetime.combine(day, at, tzinfo=UTC if m.groupdict().get("utc2") else now.tzinfo)
+    when = datetime.combine(day, at, tzinfo=zone).astimezone(now.tzinfo)
     if when <= now and rel == "cob":
         return when + timedelta(days=1)
     if when <= now and (m.group("wd") or m.group("wd2")):
@@ -802,6 +856,8 @@ def _day(m: re.Match[str], now: datetime, *, before: bool) -> date | None:
     weekday = m.group("wd") or m.group("wd2")
     if weekday:
         target = lexicon.WEEKDAYS[weekday.lower()]
+        if m.groupdict().get("nextweek"):  # "Friday next week": that day of the week to come
+            return today + timedelta(days=7 - today.weekday() + target)
         ahead = (target - today.weekday()) % 7
         if ahead == 0 and (before or m.group("wmod")) and not m.group("time2"):
             ahead = 7
@@ -812,6 +868,10 @@ def _day(m: re.Match[str], now: datetime, *, before: bool) -> date | None:
         return _day_of_month(int(m.group("day3")), today)
     if m.group("n1"):
         return _numeric_date(m)
+    if m.group("dd"):
+        return _next_date(today, int(m.group("dm")), int(m.group("dd")))
+    if m.group("sa"):
+        return _short_slashed_date(m, today)
     groups = m.groupdict()
     month_name = m.group("mon1") or m.group("mon2") or groups.get("mon5") or groups.get("mon6")
     if month_name:
@@ -837,6 +897,32 @@ def _numeric_date(m: re.Match[str]) -> date | None:
         return date(year, month, day)
     except ValueError:
         return None
+
+
+def _next_date(today: date, month: int, day: int) -> date | None:
+    """That day and month this year, or next year once it has passed; None when not a day."""
+    for year in (today.year, today.year + 1):
+        try:
+            found = date(year, month, day)
+        except ValueError:
+            return None
+        if found >= today:
+            return found
+    return None
+
+
+def _short_slashed_date(m: re.Match[str], today: date) -> date | None:
+    """The day of "12/15" or "15/12" (see :data:`_SHORT_DATE`); None when both readings are
+    days and no weekday beside it tells them apart."""
+    first, second = int(m.group("sa")), int(m.group("sb"))
+    readings = {_next_date(today, first, second), _next_date(today, second, first)} - {None}
+    said = m.group("swd") or m.group("swd2")
+    if said:
+        target = lexicon.WEEKDAYS[said.lower()]
+        readings = {day for day in readings if day is not None and day.weekday() == target}
+    if said and readings:
+        return min(readings)  # "12/11 (Fri)": both may be Fridays, a year apart; the nearer
+    return readings.pop() if len(readings) == 1 else None
 
 
 _HOLIDAYS = {"christmaseve": (12, 24), "newyearseve": (12, 31), "newyeareve": (12, 31)}
@@ -886,16 +972,36 @@ def _iso(m: re.Match[str], now: datetime, *, before: bool) -> datetime:
     else:
         at = time(0, 0) if before else time(23, 59, 59)
     tz = _zone(m.group("tz")) or now.tzinfo
-    return datetime(year, month, day, at.hour, at.minute, at.second, tzinfo=tz)
+    when = datetime(year, month, day, at.hour, at.minute, at.second, tzinfo=tz)
+    return when.astimezone(now.tzinfo)
 
 
-def _zone(text: str | None) -> timezone | None:
+_OFFSET_RE = re.compile(r"(?P<sign>[+-])\s*(?P<h>\d{1,2})(?::?(?P<m>[0-5]\d))?$")
+
+
+def _zone(text: str | None) -> tzinfo | None:
+    """The zone a deadline's time is written in ("+02:00", "Z", "CET", "UTC+1", "ET", "German
+    time"). A deadline in another zone is converted to the request's zone, so that "9:00 CET"
+    and "08:00 UTC" are the same instant written the same way."""
     if not text:
         return None
-    text = text.lower()
-    if text in ("z", "utc"):
-        return UTC
-    sign = -1 if text.startswith("-") else 1
-    digits = text[1:].replace(":", "")
-    offset = timedelta(hours=int(digits[:2]), minutes=int(digits[2:]))
-    return timezone(sign * offset)
+    text = " ".join(text.strip("() ").lower().split())
+    offset = _OFFSET_RE.search(text)
+    name = text[: offset.start()].strip() if offset else text
+    extra = timedelta(0)
+    if offset:
+        sign = -1 if offset.group("sign") == "-" else 1
+        extra = sign * timedelta(hours=int(offset.group("h")), minutes=int(offset.group("m") or 0))
+    if not name:
+        return timezone(extra) if abs(extra) < timedelta(hours=24) else None
+    name = name.removesuffix(" time").strip()
+    if name in _FIXED_ZONES_H:
+        total = timedelta(hours=_FIXED_ZONES_H[name]) + extra
+        return timezone(total) if abs(total) < timedelta(hours=24) else None
+    region = _REGION_ZONES.get(name)
+    if region is None or extra:
+        return None  # "ET+1" is no zone anyone writes: left in the request's zone
+    try:
+        return ZoneInfo(region)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
