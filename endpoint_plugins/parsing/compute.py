@@ -1167,6 +1167,21 @@ def _fuzzy_unit(
     return True
 
 
+def _misspelt_compute(amounts: str) -> bool:
+    """Whether read amounts end in a count whose unit is a core, GPU or node word one edit off
+    ("24 cors", read by :func:`_fuzzy_unit`): a bare size after it ("24 cors and 96 GB") is
+    memory per node, as after "24 cores"."""
+    from endpoint_plugins.parsing.english import english_word
+    from endpoint_plugins.parsing.vocabulary import typo_of
+
+    units = ("cores", "core", "gpus", "gpu", "nodes", "node")
+    for m in _FUZZY_UNIT_RE.finditer(amounts):
+        word = m.group("w").lower()
+        if not english_word(word) and typo_of(word, units, 1) is not None:
+            return True
+    return False
+
+
 _NODE_SPELLINGS = ("node", "nodes", "machine", "machines", "server", "servers")
 _NODE_AFTER_FUZZY_RE = re.compile(
     r"\s*(?:(?:per|/|each|every|on\s+each|in\s+each|a)\s*-?\s*"
@@ -1480,7 +1495,9 @@ def _extract_memory(scanner: Scanner, draft: Draft) -> None:
         if not (
             _NODE_WORD_RE.search(amounts)
             if each
-            else _COMPUTE_WORD_RE.search(amounts) or _ONE_NODE_WORDS_RE.fullmatch(amounts)
+            else _COMPUTE_WORD_RE.search(amounts)
+            or _ONE_NODE_WORDS_RE.fullmatch(amounts)
+            or _misspelt_compute(amounts)
         ):
             return False
         return handle(m)

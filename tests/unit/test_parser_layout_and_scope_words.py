@@ -245,3 +245,24 @@ def test_a_slow_cpu_fallback_makes_the_gpu_an_option(text: str) -> None:
 )
 def test_a_cpu_too_slow_to_use_is_no_fallback(text: str) -> None:
     assert parse(text).compute.gpu_logic is not GpuLogic.OR
+
+
+# -- a bare size after a misspelt compute count ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "memory"),
+    [
+        ("I need 1 node with 24 cors and 96 GB, 12h", 96),
+        ("one node, 48 coers, 192 GB", 192),
+        ("a node with 2 gpsu and 128 GB", 128),
+    ],
+)
+def test_a_size_after_a_misspelt_count_is_node_memory(text: str, memory: float) -> None:
+    assert parse(text).compute.memory_gb_per_node == memory
+
+
+def test_a_size_after_a_count_of_english_words_stays_unread() -> None:
+    req = parse("24 notes and 96 GB")
+    assert req.compute.memory_gb_per_node is None
+    assert any("96 GB" in u for u in req.unresolved)
