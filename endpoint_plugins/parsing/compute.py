@@ -83,7 +83,8 @@ needs no GPU; the words are left for the reader (unresolved) instead of excludin
 _NODES_RE = re.compile(
     rf"(?P<n>{COUNT})\s*(?:-\s*)?(?:(?:x|\u00d7|\*)\s*)?"
     rf"(?:(?P<cpn>\d{{1,4}})[\s-]*(?:cores?|cpus?|cpu[\s-]cores?)[\s-]+"
-    rf"|(?P<gpn>\d{{1,2}})[\s-]*(?:x\s*)?(?:(?P<gpnmodel>{_MODEL})[\s-]*)?gpus?[\s-]+"
+    rf"|(?P<gpn>\d{{1,2}})[\s-]*(?P<gx>x\s*)?(?:(?P<gpnmodel>{_MODEL})[\s-]*)?"
+    r"(?:gpus?[\s-]+|(?(gx)(?(gpnmodel)(?<=[\s-])|(?!))|(?!)))"
     rf"|(?P<mem>\d{{1,5}})\s*(?:gb|g|tb|gib)[\s-]+(?:ram[\s-]+|memory[\s-]+)?)?"
     rf"(?:(?:{_VENDOR}\s+)?(?P<gpu>{_GPU_WORD}|{_MODEL})(?:[\s-]+(?:accelerated|enabled|capable))?"
     r"[\s-]+"
@@ -240,22 +241,24 @@ _CPU_TOO_RE = re.compile(
     r"(?:\s+too|\s+as\s+well)?"
     r"|(?<!\w)(?:works?|runs?|is\s+fine|also\s+works?|also\s+runs?)\s+on\s+(?:a\s+|the\s+)?"
     r"(?:plain\s+|regular\s+|normal\s+|just\s+)?(?:cpus?|cpu\s+nodes?)(?:\s+only)?"
-    r"\s+(?:too|as\s+well|also)"
+    r"\s+(?:too(?!\s+(?:slow|slowly|long|much|little|weak)(?!\w))|as\s+well|also)"
     r"|(?<!\w)(?:cpus?|cpu\s+nodes?)\s+(?:is|are)\s+(?:also\s+)?(?:fine|ok(?:ay)?|acceptable)"
     r"(?:\s+too|\s+as\s+well)?"
     r"|(?<!\w)(?:falls?\s+back\s+to|or\s+else)\s+(?:the\s+)?cpus?(?!\w)"
-    r"|(?<!\w)(?:(?:also|still)\s+)?(?:works?|runs?)(?:\s+fine)?(?:\s+on)?\s+"
+    r"|(?<!\w)(?:(?:also|still)\s+)?(?:works?|runs?)(?:\s+(?:also|too))?(?:\s+fine)?(?:\s+on)?\s+"
     r"(?:a\s+|the\s+)?(?:plain\s+|regular\s+|normal\s+|just\s+)?(?:cpus?|cpu\s+nodes?)"
-    r"(?:[\s-]+only)?(?:\s+too|\s+as\s+well|\s*,?\s+(?:just|only|but)\s+(?:a\s+(?:lot|bit)\s+|much\s+)?"
-    r"slower)(?!\w)"
+    r"(?:[\s-]+only)?(?:\s+too(?!\s+(?:slow|slowly|long|much|little|weak)(?!\w))|\s+as\s+well|\s*,?\s+(?:just|only|but)\s+(?:a\s+(?:lot|bit)\s+|much\s+|"
+    r"very\s+|really\s+|quite\s+|(?:it\s+)?(?:is|will\s+be|would\s+be|gets?)\s+(?:very\s+|really\s+)?)?"
+    r"(?:slower|slow|slowly))(?!\w)"
     r"|(?<!\w)(?:also|still)\s+(?:works?|runs?)(?:\s+fine)?\s+on\s+(?:a\s+|the\s+)?"
     r"(?:plain\s+|regular\s+|normal\s+)?(?:cpus?|cpu\s+nodes?)(?:[\s-]+only)?"
     r"(?=\s*(?:[.,;!)]|$|(?:if|when|but|just|though|although)(?!\w)))",
     FLAGS,
 )
 """CPUs offered as the fallback, apart from the GPU phrase: "it works on CPU too", "cpu would
-do too", "CPUs are fine as well", "works CPU-only too", "it also runs on CPU, just slower". With
-a GPU mentioned, GPUs are an option, not a must."""
+do too", "CPUs are fine as well", "works CPU-only too", "it also runs on CPU, just slower", "it
+can run also on CPU but very slow". With a GPU mentioned, GPUs are an option, not a must. "It
+runs on CPU too slowly to be useful" offers no fallback."""
 _GPU_THEN_COUNT_RE = re.compile(
     rf"(?<!\w)(?:{_VENDOR}\s+)?(?:(?P<model>{_MODEL})(?:\s*(?:{_GPU_WORD}|cards?))?|{_GPU_WORD})s?"
     r"\s*[,:(]\s*(?P<n>\d{1,3})\s*(?P<scope>per\s+(?:node|server|machine|host|box)|each|"
@@ -278,12 +281,14 @@ _LAST_UNIT_RE = re.compile(
     FLAGS,
 )
 _TIMES_AFTER_RE = re.compile(
-    rf"(?<![\w-])(?:(?P<node>{alternation(lexicon.NODE_WORDS)})|(?P<vendor>nvidia|amd|intel)|"
+    rf"(?<![\w-])(?:(?<!per\s)(?<!each\s)(?<!/)(?P<node>{alternation(lexicon.NODE_WORDS)})"
+    r"|(?P<vendor>nvidia|amd|intel)|"
     rf"(?P<model>{_MODEL})s?|{_GPU_WORD})(?:\s+(?:{_GPU_WORD}|cards?))?\s*[x\u00d7*]\s*"
     rf"(?P<n>\d{{1,4}})(?![\w.])(?P<scope>{PER_NODE})?",
     FLAGS,
 )
-"""A multiplier after the unit: "nvidia x2", "H100 x 8", "nodes x4", "GPUs x4 each"."""
+"""A multiplier after the unit: "nvidia x2", "H100 x 8", "nodes x4", "GPUs x4 each". Never
+after "per node": "16 ranks per node x 8 threads" multiplies the ranks, it counts no nodes."""
 _MULTIPLIER_HINT_RE = re.compile(r"[,:(x\u00d7*]\s*\d")
 """Present in every text :data:`_GPU_THEN_COUNT_RE` or :data:`_TIMES_AFTER_RE` can match."""
 _VENDOR_CHOICE_RE = re.compile(
@@ -759,7 +764,8 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
             if kind == "core" and _PER_RANK_RE.match(scanner.original, m.end()):
                 per_rank.append((m.start(), n, m.group(0)))  # "2 threads per rank"
                 return True
-            if scope in ("each", "apiece") and kind != "gpu" and not draft.compute.nodes:
+            bare_each = scope.split()[-1:] in (["each"], ["apiece"], ["one"])
+            if bare_each and "node" not in scope and kind != "gpu" and not draft.compute.nodes:
                 scope = ""  # "they are serial: 1 core each": each run, not each node
             total = bool(m.groupdict().get("pre")) or bool(scope and _TOTAL_RE.fullmatch(scope))
             per_node = (bool(scope) and not total) or bool(m.groupdict().get("prenode"))
@@ -792,6 +798,16 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
 
     scanner.take(_GPUS_RE, record("gpu", MAX_GPUS))
     scanner.take(_GPUS_KEY_RE, record("gpu", MAX_GPUS))
+
+    def rank_threads(m: re.Match[str]) -> bool:
+        n = to_count(m.group("n"))
+        if n is None or not in_range(n, 1, MAX_CORES) or not _rank_threads(scanner.original, m):
+            return False
+        per_rank.append((m.start(), n, m.group(0)))
+        return True
+
+    if "thread" in scanner.text.lower():
+        scanner.take(_RANK_THREADS_RE, rank_threads)
     scanner.take(_CORES_RE, record("core", MAX_CORES))
     scanner.take(_CORES_KEY_RE, record("core", MAX_CORES))
     scanner.take(
@@ -933,6 +949,34 @@ _PER_RANK_RE = re.compile(
     r"\s*(?:per|each|/|for\s+each|a)\s*(?:mpi\s+)?(?:rank|task|process)(?!\w)", FLAGS
 )
 """After a core or thread count: it sizes one rank ("2 threads per rank", "4 cores/task")."""
+_RANK_THREADS_RE = re.compile(
+    rf"(?<![\w.])(?P<n>{COUNT_NO_ARTICLE})\s*(?P<omp>(?:openmp|omp)[\s-]+)?threads?"
+    r"(?P<scope>\s+(?:each|apiece)(?!\w)|\s*(?:per|/|for\s+each|each|a)\s*(?:mpi\s+)?"
+    r"(?:rank|task|process)(?!\w))?(?!\w)",
+    FLAGS,
+)
+"""A thread count right after a per-node rank count (see :data:`_RANK_LAYOUT_BEFORE_RE`):
+"32 MPI ranks per node with 4 OpenMP threads each", "16 ranks per node x 8 threads"."""
+_RANK_LAYOUT_BEFORE_RE = re.compile(
+    rf"(?<!\w)(?:mpi\s+)?(?:ranks|tasks|processes|procs){PER_NODE}"
+    r"(?P<conn>(?:\s*(?:,|;|\(|with|and|x|\u00d7|\*|each|every|(?:mpi\s+)?(?:rank|task|process)|"
+    r"has|having|runs?|running|using|uses|gets?)(?!\w))*)\s*$",
+    FLAGS,
+)
+"""Before a thread count: a per-node rank count and the words that join the two. Only "each",
+"apiece", "per rank" after the threads, or "each"/"x" between, make them threads of each rank;
+"16 ranks per node and 8 threads" alone is left to the other rules."""
+
+
+def _rank_threads(text: str, m: re.Match[str]) -> bool:
+    """Whether the thread count ``m`` sizes each of the per-node ranks just before it."""
+    before = _RANK_LAYOUT_BEFORE_RE.search(text, max(0, m.start() - 80), m.start())
+    if before is None:
+        return False
+    conn = before.group("conn").lower()
+    return bool(m.group("scope")) or any(w in conn for w in ("each", "every", "x", "\u00d7", "*"))
+
+
 _ONE_NODE_LATER_RE = re.compile(
     r"(?:[^.;!?,\n]|\n(?![ \t]*\n)){0,50}?(?<!\w)(?:on|in|of|within)\s+"
     r"(?:a|one|the|that|a\s+single|one\s+single|"
@@ -1028,12 +1072,16 @@ _ATTACHED_LATER_RE = re.compile(
     r"(?:(?:at\s+least|minimum|min)\s+)?"
     r"(?:(?:\x00+|\d{1,5}(?:\.\d{1,3})?\s*(?:tb|gb|tib|gib|g(?!\w))\s*(?:of\s+)?(?:ram|memory|mem)?"
     rf"|(?:of\s+(?:the\s+)?)?(?:type|model|kind)\s*:?\s*(?:{_VENDOR}\s+)?{_MODEL}s?(?!\w))"
+    r"(?:\s*\([^()\n\d.;!?]{0,60}\)"
+    r"|\s+(?:that|which)\s+(?:has|have|comes\s+with)\s+(?:(?:at\s+least|minimum)\s+)?\x00+)?"
     r"\s*(?:,|and|&|\+|plus)?\s*(?:(?:at\s+least|minimum|min)\s+)?)+",
     FLAGS,
 )
 """Several amounts after one node phrase: "one node with minimum 2 TB of memory and 64 cores",
 "1 node, 2 TB RAM, 64 cores", also past the model of the GPUs counted ("one node with 4 GPU of
-type L40S and 64 cores")."""
+type L40S and 64 cores") and past an aside on an amount with no number of its own left ("one
+node with 1 GPU (a card with at least 24 GB of GPU memory), 16 cores", "one A100 that has at
+least 80 GB of GPU memory, 32 cores")."""
 
 
 _FUZZY_UNIT_RE = re.compile(
@@ -1119,6 +1167,21 @@ def _fuzzy_unit(
     return True
 
 
+def _misspelt_compute(amounts: str) -> bool:
+    """Whether read amounts end in a count whose unit is a core, GPU or node word one edit off
+    ("24 cors", read by :func:`_fuzzy_unit`): a bare size after it ("24 cors and 96 GB") is
+    memory per node, as after "24 cores"."""
+    from endpoint_plugins.parsing.english import english_word
+    from endpoint_plugins.parsing.vocabulary import typo_of
+
+    units = ("cores", "core", "gpus", "gpu", "nodes", "node")
+    for m in _FUZZY_UNIT_RE.finditer(amounts):
+        word = m.group("w").lower()
+        if not english_word(word) and typo_of(word, units, 1) is not None:
+            return True
+    return False
+
+
 _NODE_SPELLINGS = ("node", "nodes", "machine", "machines", "server", "servers")
 _NODE_AFTER_FUZZY_RE = re.compile(
     r"\s*(?:(?:per|/|each|every|on\s+each|in\s+each|a)\s*-?\s*"
@@ -1184,7 +1247,7 @@ def _attached(
         between = text[end:start]
         if _ATTACHED_RE.fullmatch(between.replace("\x00", " ")):
             return True
-        if len(between) < 60 and not threads and _ATTACHED_LATER_RE.fullmatch(between):
+        if len(between) < 140 and not threads and _ATTACHED_LATER_RE.fullmatch(between):
             return True
     return False
 
@@ -1370,6 +1433,15 @@ def _mention_gpu(draft: Draft) -> bool:
     return True
 
 
+_TOTAL_BEFORE_SIZE_RE = re.compile(
+    r"(?<!\w)(?:(?:a|the|in)\s+)?(?:total|aggregate|combined|overall|altogether)"
+    r"(?:\s+(?:of|is|:))?\s*:?\s*(?:(?:about|around|roughly|approximately|~)\s*)?$",
+    FLAGS,
+)
+"""Just before a memory size with no scope after it: "total 512GB RAM", "in total 300 GB of
+memory", "a total of 900 GB": the whole job's memory, not each node's."""
+
+
 def _extract_memory(scanner: Scanner, draft: Draft) -> None:
     """Memory: "64 GB of RAM", "memory: 512GB", "4 GB per core", "64 GB per node"."""
     c = draft.compute
@@ -1394,9 +1466,12 @@ def _extract_memory(scanner: Scanner, draft: Draft) -> None:
         ):
             draft.unresolved.append(" ".join(m.group(0).split()))
             return True
+        total_before = not scope and _TOTAL_BEFORE_SIZE_RE.search(
+            scanner.original, max(0, m.start() - 30), m.start()
+        )
         if _PER_CORE_RE.fullmatch(scope):
             c.memory_per_core.append(mention)
-        elif m.groupdict().get("tot") or _TOTAL_RE.fullmatch(scope):
+        elif m.groupdict().get("tot") or _TOTAL_RE.fullmatch(scope) or total_before:
             c.memory_total.append(mention)
         else:
             c.memory_per_node.append(mention)
@@ -1420,7 +1495,9 @@ def _extract_memory(scanner: Scanner, draft: Draft) -> None:
         if not (
             _NODE_WORD_RE.search(amounts)
             if each
-            else _COMPUTE_WORD_RE.search(amounts) or _ONE_NODE_WORDS_RE.fullmatch(amounts)
+            else _COMPUTE_WORD_RE.search(amounts)
+            or _ONE_NODE_WORDS_RE.fullmatch(amounts)
+            or _misspelt_compute(amounts)
         ):
             return False
         return handle(m)

@@ -130,7 +130,28 @@ _STORAGE_TYPO_RE = re.compile(
 )
 """A size, then perhaps a misspelt storage noun ("500GB of scrach", "2 TB storgae"); "local"
 before or after it puts it on the node ("250 GB of local scrach")."""
+_OWN_STORAGE_BEFORE_RE = re.compile(
+    r"(?<!\w)(?:our|my|the\s+(?:lab|group|department)'?s?)\s+(?:[a-z]+\s+){0,2}$", FLAGS
+)
+_COMPLAINT_AFTER_RE = re.compile(
+    r"(?:\s+(?:home|share|mount|server|storage|disk|volume))?\s+"
+    r"(?:chokes|choked|struggles|struggled|hangs|hung|crawls|stalls|"
+    r"(?:is|was|gets|got)\s+(?:too\s+|very\s+|really\s+|so\s+|far\s+too\s+|painfully\s+)?"
+    r"(?:slow|full|flaky|unreliable|overloaded|saturated)|"
+    r"can(?:no|')?t\s+(?:handle|cope|keep\s+up)|keeps\s+(?:dying|failing|hanging|timing\s+out)|"
+    r"falls\s+over|(?:is|was)\s+not\s+(?:fast|big|quick)\s+enough)(?!\w)",
+    FLAGS,
+)
+"""A storage kind the writer owns, named by what goes wrong with it ("our lab NFS chokes on
+small-file I/O", "since my NFS home is too slow"): the reason for the storage asked for, not a
+kind the job needs. The words are quoted (unresolved), never read as a requirement."""
 _STORAGE_NOUN_SPELLINGS = ("scratch", "storage")
+_PARALLEL_TYPO_RE = re.compile(
+    r"(?<![\w.-])(?P<word>p[a-z]{6,8})[\s-]+(?:file[\s-]*systems?|filesystems?|fs|storage)(?!\w)",
+    FLAGS,
+)
+"""A misspelt "parallel" before a filesystem noun ("paralel filesystem", "parralel fs"): any
+parallel filesystem, as the right spelling is."""
 _STORAGE_QUALITY_RE = re.compile(
     r"(?<!\w)(?:encrypted|encryption[\s-]at[\s-]rest|immutable|backed[\s-]up|replicated|"
     r"redundant|raid\d{0,2}|archival|tape|worm|hipaa[\s-]compliant|gdpr[\s-]compliant|secure)"
@@ -315,6 +336,11 @@ def extract_storage(scanner: Scanner, draft: Draft) -> None:
     named: list[tuple[StorageKind, int]] = []
 
     def kind_alone(m: re.Match[str]) -> bool:
+        if _OWN_STORAGE_BEFORE_RE.search(scanner.original, max(0, m.start() - 30), m.start()) and (
+            complaint := _COMPLAINT_AFTER_RE.match(scanner.original, m.end())
+        ):
+            draft.unresolved.append(" ".join(scanner.original[m.start() : complaint.end()].split()))
+            return True  # "our lab NFS chokes on small files": the reason, not the ask
         named.append((_kind(m.group("kind")), m.start()))
         return True
 
@@ -362,7 +388,16 @@ def extract_storage(scanner: Scanner, draft: Draft) -> None:
     if "much" in scanner.text.lower():
         scanner.take(_THAT_MUCH_SPACE_RE, that_much)
     scanner.take(_SPACE_FOR_IT_RE, that_much)
+
+    def misspelt_parallel(m: re.Match[str]) -> bool:
+        word = m.group("word").lower()
+        if english_word(word) or typo_of(word, ("parallel",), 1) is None:
+            return False
+        named.append((StorageKind.PARALLEL, m.start()))
+        return True
+
     scanner.take(_STORAGE_KIND_RE, kind_alone)
+    scanner.take(_PARALLEL_TYPO_RE, misspelt_parallel)
     scanner.take(_STORAGE_KIND_TYPO_RE, misspelt_kind)
     for kind, at in named:
         draft.add_storage(kind, _size_in_sentence(scanner, at, sized_at))

@@ -281,18 +281,20 @@ PER_NODE = (
     r"(?:\s*(?:on|in|for)\s+each\s+of\s+(?:the\s+|those\s+|these\s+)?\x00+"
     r"|\s*(?:per|/|each|every|on\s+each|on\s+every|in\s+each|for\s+each|a)\s*-?\s*"
     r"(?:node|nod|host|machine|server|instance|vm|box)(?!\w)"
-    r"|\s*(?:each|apiece|per[\s-]node)(?!\w))"
+    r"|\s*(?:each|apiece|per[\s-]node)(?!\w)"
+    r"|\s*(?:on|in)\s+each(?:\s+one)?(?![ \t]*\w))"
 )
-"""The scope of one node; "per nod" is the node word with its last letter lost in a hurry."""
+"""The scope of one node; "per nod" is the node word with its last letter lost in a hurry.
+"128 cores on each, 512 GB apiece" after a node count: "on each" with the node word left out."""
 TOTAL = (
     r"(?:\s*(?:in\s+total|total|totla|toal|totl|overall|altogether|combined|in\s+aggregate|"
     r"aggregate|summed|"
     r"(?:across|for|over)\s+(?:all\s+)?(?:the\s+)?(?:nodes|(?:whole|entire|full)\s+(?:job|run|"
-    r"allocation|cluster|workflow))|(?:for|across|over)\s+(?:the\s+)?(?:job|run|allocation)"
+    r"allocation|cluster|workflow))|(?:for|across|over)\s+(?:all\s+)?(?:the\s+)?(?:job|run|allocation)"
     r"|(?:across|over)\s+(?:all\s+)?(?:of\s+)?(?:them|those|these)))(?!\w)"
 )
 PER_CORE = (
-    r"(?:\s*(?:per|/|each|a|for\s+every|for\s+each|for\s+each\s+of\s+the)\s*(?:cpu\s+)?"
+    r"(?:\s*(?:per|/|each|a|by|for\s+every|for\s+each|for\s+each\s+of\s+the)\s*(?:cpu\s+)?"
     r"(?:core|cpu|rank|task|process(?:or)?)s?(?!\w))"
 )
 

@@ -94,12 +94,15 @@ _RUN_FOR_RE = re.compile(
     rf"(?P<dur>{DURATION})"
     rf"(?:\s+(?:of\s+)?{alternation(lexicon.WALLTIME_WORDS)}(?!\w))?"
     r"(?:\s+(?:max(?:imum)?|tops|at\s+most|or\s+less|or\s+so)(?!\w))?"
-    r"(?!\s+of\s+(?!(?:wall|compute|computing|computations?|calculations?|run|running|"
+    r"(?!\s+of\s+(?!(?:wall|compute|computing|computations?|calculations?|runs?|running|"
     r"processing|cpu|gpu|work|time|"
+    r"real[\s-]time(?=\s*(?:[.,;:!?)]|$|\s(?:on|in|for|and|with|per|or|so|each|max)(?!\w)))|"
     rf"simulation|training|{_CATALOGUED_NAMES})\b)[a-z])",
     FLAGS,
 )
-"""A duration is a run time unless it measures something else: "800 hours of speech"."""
+"""A duration is a run time unless it measures something else: "800 hours of speech". "14
+hours of real time" and "5h of runs" measure the run itself; "800 hours of real-time audio"
+does not."""
 
 _BARE_HMS_RE = re.compile(
     r"(?<![\w:./-])(?P<hms>\d{1,3}-\d{1,2}:[0-5]\d:[0-5]\d"
