@@ -44,6 +44,7 @@ from endpoint_plugins.parsing.not_names import (
     MEASURED_AFTER_RE,
     ORDINAL_RE,
     VENUE_AFTER_RE,
+    data_source,
     placed_as_non_name,
     record_number,
     series_position,
@@ -697,6 +698,8 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
             return False  # "Llama 3 70B", "Qwen 2.5 7B": a trained model, not a package
         if _not_a_release(m, name):
             return False  # "Nature 2013", "simulates 2.3 million", "frames 1-2400"
+        if data_source(scanner.original, m.start("name"), name):
+            return False  # "GTEx v8 samples", "BraTS 2023 + KiTS23 data": a data set's release
         if not constraints or not (explicit or named or looks_like_version(m.group("spec"))):
             return False
         if _version_choice(draft, name.lower(), constraints, m):
