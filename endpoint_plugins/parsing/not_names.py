@@ -601,13 +601,16 @@ def _image_like(m: re.Match[str]) -> bool:
 
 
 def dotted_non_name(word: str) -> bool:
-    """A file name ("train.py", "in.polymer") or a host name ("uni.example") written as one
-    word with dots."""
+    """A file name ("train.py", "in.polymer"), a host name ("uni.example") or a program built
+    as ``<name>.x`` ("ph.x", "projwfc.x": the programs of Quantum ESPRESSO and other Fortran
+    codes; the package is named beside them, and its catalogued aliases such as "pw.x" are read
+    before this) written as one word with dots."""
     if "." not in word.strip("."):
         return False
     parts = word.lower().split(".")
     return (
         parts[-1] in FILE_EXTENSIONS
+        or (parts[-1] == "x" and len(parts) == 2 and parts[0].isalnum())
         or parts[-1] in _TOP_DOMAINS
         or (parts[0] in _FILE_PREFIXES and len(parts) == 2 and parts[1].isalpha())
     )
