@@ -1044,6 +1044,7 @@ FILE_EXTENSIONS: frozenset[str] = frozenset(
     root sav mat xlsx
     fa fasta fna faa fq fastq gz bz2 xz zip tar tgz bam sam cram vcf bcf bed gff gtf pdb pdbqt
     cif mol2 sdf xyz gro top tpr mdp itp psf dcd xtc trr lmp nii
+    nex nexus phy tre nwk msh mesh vtk vtu stl pmap asdf upf psml fdf sw tersoff eam
     tif tiff png jpg mp4 wav flac pbf shp las laz
     sif img def qcow2 raw iso
     """.split()

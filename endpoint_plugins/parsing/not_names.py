@@ -377,17 +377,36 @@ _DATA_NOUNS = (
     r"recordings?|readings|pointings|epochs|archives?|measurements?|mosaics|cubes|photometry|"
     r"astrometry|time\s*series|telemetry|radiances|retrievals|granules|swaths|reads|"
     r"waveforms|seismograms|traces|files|records|samples|cohorts?|acquisitions|sessions|"
-    r"volumes|slices|tiffs?|outputs"
+    r"volumes|slices|tiffs?|outputs|(?:benchmark|training|test|validation|evaluation)\s+"
+    r"(?:sets?|splits?)|abstracts|corpus|corpora|reanalysis|scores|"
+    r"checkpoints?|snapshots?"
 )
+_RELEASE_TAG = (
+    r"(?:(?:release|version|edition|phase)[^\S\n]+)?"
+    r"(?:v\d[\w.]*|(?:19|20)\d\d(?:[-.]\d\d)?|\d+\.\d[\w.]*)"
+)
+"""A release of a data set between its name and the data noun: "GTEx v8 samples", "the ABCD
+Release 5.1 cohort", "ERA5 2023 reanalysis". Only a release's shape (a "v", a year, a dotted
+number), so that a bare count stays a count ("Foo 3 files")."""
+_ALSO_SOURCE = (
+    r"(?:[^\S\n]*(?:,|\+|&|[^\S\n]and|[^\S\n]or)[^\S\n]+(?-i:[A-Z])[\w.-]*"
+    rf"(?:[^\S\n]+{_RELEASE_TAG})?)"
+)
+"""More capitalised sources that share the data noun: "EuroSAT and BigEarthNet tiles",
+"BraTS 2023 + KiTS23 data", "CMIP6, ERA5 and MERRA-2 fields"."""
 _DATA_AFTER_RE = re.compile(
-    rf"[^\S\n]+(?:[a-z][a-z-]*[^\S\n]+)?(?:{_DATA_NOUNS})(?![\w-])"
+    rf"(?P<release>[^\S\n]+{_RELEASE_TAG})?{_ALSO_SOURCE}*"
+    rf"[^\S\n]+(?P<desc>[a-z][a-z-]*[^\S\n]+)?(?P<noun>{_DATA_NOUNS})(?![\w-])"
     r"(?=[^\S\n]*(?:$|[^\w\s]|\d|(?:the|a|an|and|or|of|on|over|to|for|with|from|in|into|by|at|as|"
     r"is|are|was|were|via|using|through|per|each|that|which|so|but|we|i|it|they|need|needs|"
     r"will|would|should|must|can|could)(?!\w)))",
     re.I | re.M,
 )
 """A data noun after the word, ending its noun phrase: punctuation, a number or a function
-word follows ("DECam exposures, plus", "MeerKAT data for"); "WRFDA data assimilation" goes on."""
+word follows ("DECam exposures, plus", "MeerKAT data for"); "WRFDA data assimilation" goes on.
+A release tag and further sources may stand between ("GTEx v8 samples", "EuroSAT and
+BigEarthNet tiles"). A bare "benchmark" is no data noun: HPL and HPCG are benchmarks and
+packages."""
 _NOT_BETWEEN = frozenset(
     """
     the a an and or of on over to for with from in into by at as is are was were be via using
@@ -413,8 +432,10 @@ def data_source(text: str, start: int, word: str) -> int:
     m = _DATA_AFTER_RE.match(text, start + len(word))
     if m is None or not word[:1].isupper():
         return 0
-    between = m.group(0).split()
-    return m.end() if len(between) == 1 or between[0].lower() not in _NOT_BETWEEN else 0
+    if m.group("release") and m.group("noun").lower().startswith("image"):
+        return 0  # "DeepVariant 1.6.1 image": a container of the package's release
+    desc = m.group("desc")
+    return m.end() if not desc or desc.split()[0].lower() not in _NOT_BETWEEN else 0
 
 
 # Words that the place they stand in marks as something other than a package: the parts of
@@ -580,13 +601,16 @@ def _image_like(m: re.Match[str]) -> bool:
 
 
 def dotted_non_name(word: str) -> bool:
-    """A file name ("train.py", "in.polymer") or a host name ("uni.example") written as one
-    word with dots."""
+    """A file name ("train.py", "in.polymer"), a host name ("uni.example") or a program built
+    as ``<name>.x`` ("ph.x", "projwfc.x": the programs of Quantum ESPRESSO and other Fortran
+    codes; the package is named beside them, and its catalogued aliases such as "pw.x" are read
+    before this) written as one word with dots."""
     if "." not in word.strip("."):
         return False
     parts = word.lower().split(".")
     return (
         parts[-1] in FILE_EXTENSIONS
+        or (parts[-1] == "x" and len(parts) == 2 and parts[0].isalnum())
         or parts[-1] in _TOP_DOMAINS
         or (parts[0] in _FILE_PREFIXES and len(parts) == 2 and parts[1].isalpha())
     )

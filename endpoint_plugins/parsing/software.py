@@ -44,6 +44,7 @@ from endpoint_plugins.parsing.not_names import (
     MEASURED_AFTER_RE,
     ORDINAL_RE,
     VENUE_AFTER_RE,
+    data_source,
     placed_as_non_name,
     record_number,
     series_position,
@@ -146,13 +147,14 @@ _VERSION_OF_RE = re.compile(
 """The version before the name: "nothing older than the 2022 releases of LAMMPS", "version
 1.2.5 of AutoDock-Vina"."""
 _PAREN_VARIANT_RE = re.compile(
-    rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*\(\s*(?:a\s+|the\s+)?"
+    rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*\(\s*(?:a\s+|the\s+)?\+?"
     rf"(?P<v>{alternation(lexicon.VARIANT_WORDS)})[\s-]+(?:build|version|variant|enabled|flavou?r)"
     r"\s*\)",
     FLAGS,
 )
 """A variant in brackets after the package: "LAMMPS 29Aug2024 (Kokkos build)", "ParFlow (CUDA
-build)" (an uncatalogued name only when it is shaped like one, see :func:`_variant_owner`)."""
+build)", "SU2 8.0 (the +openmp build)" (an uncatalogued name only when it is shaped like one,
+see :func:`_variant_owner`)."""
 
 _PAREN_SPEC_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*\(\s*"
@@ -161,7 +163,7 @@ _PAREN_SPEC_RE = re.compile(
 )
 """Spack variants in brackets after the package: "gromacs 2024.3 (+mpi)", "hdf5 (~mpi)"."""
 _PAREN_HINT_RE = re.compile(
-    rf"\(\s*(?:(?:a\s+|the\s+)?(?:{alternation(lexicon.VARIANT_WORDS)})[\s-]|[+~][a-z])", FLAGS
+    rf"\(\s*(?:(?:a\s+|the\s+)?\+?(?:{alternation(lexicon.VARIANT_WORDS)})[\s-]|[+~][a-z])", FLAGS
 )
 """What both bracketed-variant patterns must contain ("(Kokkos build", "(+mpi"): one search for
 it skips their costly scans, which try every catalogue name at every word, on most texts."""
@@ -242,12 +244,17 @@ of its own, written as it is (the labelling convention keeps a name's digits).""
 _COMPILERS = frozenset(("gcc", "llvm", "intel-oneapi-compilers", "nvhpc", "aocc"))
 _BUILT_HINT_RE = re.compile(r"(?:built|compiled|linked|configured)\s+(?:with|against)", FLAGS)
 _ENABLED_AFTER_RE = re.compile(
-    rf"{WORD_START}(?P<name>{_CATALOGUED}){WORD_END}{_WITH_SPEC}\s*,\s*(?P<v>{_VARIANT_WORDS})"
-    r"[\s-]+(?:enabled|support|build|variant)(?!\w)",
+    rf"{WORD_START}(?P<name>{_CATALOGUED}){WORD_END}{_WITH_SPEC}"
+    rf"(?:\s*,\s*|[^\S\n]+(?=(?:{_VARIANT_WORDS})[^\S\n-]*-?[^\S\n]*build(?!\w)))"
+    rf"(?P<v>{_VARIANT_WORDS})[\s-]+(?:enabled|support|build|variant)(?!\w)",
     FLAGS,
 )
-"""A variant named after the package and a comma: "QE 7.3, ELPA enabled"."""
-_ENABLED_HINT_RE = re.compile(r",\s*[\w-]+[\s-]+(?:enabled|support|build|variant)(?!\w)", FLAGS)
+"""A variant named after the package and a comma: "QE 7.3, ELPA enabled"; or right after it
+as a kind of build ("NAMD 3.0 CUDA build", "LAMMPS Kokkos-build"): a catalogued package before
+a catalogued variant word and "build" leaves no other reading."""
+_ENABLED_HINT_RE = re.compile(
+    r"(?:,\s*|[^\S\n])[\w-]+[\s-]+(?:enabled|support|build|variant)(?!\w)", FLAGS
+)
 _PREFIX_VARIANT_RE = re.compile(
     rf"(?<![\w-])(?:(?:a|an|the)\s+)?(?:parallel\s+\((?P<vb>{_VARIANT_WORDS})\)"
     rf"|(?P<v>{_VARIANT_WORDS}))[\s-]+"
@@ -697,6 +704,8 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
             return False  # "Llama 3 70B", "Qwen 2.5 7B": a trained model, not a package
         if _not_a_release(m, name):
             return False  # "Nature 2013", "simulates 2.3 million", "frames 1-2400"
+        if data_source(scanner.original, m.start("name"), name):
+            return False  # "GTEx v8 samples", "BraTS 2023 + KiTS23 data": a data set's release
         if not constraints or not (explicit or named or looks_like_version(m.group("spec"))):
             return False
         if _version_choice(draft, name.lower(), constraints, m):
