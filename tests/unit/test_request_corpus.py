@@ -129,12 +129,13 @@ def test_dev_split_accuracy_floor() -> None:
     fifteen files; the round that followed brought them to 0.987 / 87.5 %, and a second round
     over all fifteen to 0.993 / 93.5 %. dev-p, dev-q and dev-r (180 more) joined at
     0.984 / 88.6 % over all eighteen files; two rounds by failure class brought them to
-    0.992 / 93.6 %. dev-s and dev-t (120 more) joined at 0.983 / 89.0 % over all twenty.
-    Raise it as the figures rise, never lower it to let
+    0.992 / 93.6 %. dev-s and dev-t (120 more) joined at 0.983 / 89.0 % over all twenty;
+    the round that followed brought them to 0.987 / 90.5 %. Raise it as the figures rise,
+    never lower it to let
     a change through: only new files may lower it, to their first reading."""
     result, _ = score(DEV, parse_requirements, NOW)
-    assert result.micro.f1 >= 0.983
-    assert result.exact_rate >= 0.889
+    assert result.micro.f1 >= 0.986
+    assert result.exact_rate >= 0.905
     assert result.unexpressible_flagged == result.unexpressible
     assert set(result.fields) <= set(FIELDS)
 
