@@ -1110,18 +1110,13 @@ _PHYSICAL_UNITS = frozenset({"gpc", "kpc", "mpc", "pcs"})
 """Units of science one letter from a unit of ours: gigaparsecs are no GPUs."""
 
 
-def _fuzzy_unit(
-    draft: Draft, m: re.Match[str], node_spans: list[tuple[int, int]], original: str
-) -> bool:
-    """ "1024 cors", "8 nodse": a count whose unit word is one edit from a unit (and no
-    English word of its own, so "8 notes" stays unread)."""
+def _unit_typo(word: str) -> str | None:
+    """The unit of :data:`_FUZZY_UNITS` that a lower-case word after a count is one edit from
+    ("cors", "nodse", "hourss"), or None. An English word of its own ("notes") is no typo,
+    unless it holds a unit's letters ("corse", "dyas")."""
     from endpoint_plugins.parsing.english import english_word
     from endpoint_plugins.parsing.vocabulary import typo_of
 
-    word = m.group("w").lower()
-    per_node = _SLASH_NODE_RE.match(m.string, m.end())
-    if word in _PHYSICAL_UNITS or (m.string[m.end() : m.end() + 1] in ("/", "^") and not per_node):
-        return False  # "a 2 Gpc/h box": a unit of its own ("Gpc/h", "km^2"), not a misspelt one
     stem_of_unit = (
         any(  # "hourss", "dyas": a unit's letters, whatever the dictionary says
             word[:4] == u[:4] or sorted(word) == sorted(u) for u in _FUZZY_SECONDS
@@ -1131,8 +1126,20 @@ def _fuzzy_unit(
         )
     )
     if word in _FUZZY_UNITS or (english_word(word) and not stem_of_unit):
-        return False
-    unit = typo_of(word, _FUZZY_UNITS, 1)
+        return None
+    return typo_of(word, _FUZZY_UNITS, 1)
+
+
+def _fuzzy_unit(
+    draft: Draft, m: re.Match[str], node_spans: list[tuple[int, int]], original: str
+) -> bool:
+    """ "1024 cors", "8 nodse": a count whose unit word is one edit from a unit (see
+    :func:`_unit_typo`)."""
+    word = m.group("w").lower()
+    per_node = _SLASH_NODE_RE.match(m.string, m.end())
+    if word in _PHYSICAL_UNITS or (m.string[m.end() : m.end() + 1] in ("/", "^") and not per_node):
+        return False  # "a 2 Gpc/h box": a unit of its own ("Gpc/h", "km^2"), not a misspelt one
+    unit = _unit_typo(word)
     if unit is None:
         return False
     n, text = int(m.group("n")), m.group(0)
@@ -1171,15 +1178,10 @@ def _misspelt_compute(amounts: str) -> bool:
     """Whether read amounts end in a count whose unit is a core, GPU or node word one edit off
     ("24 cors", read by :func:`_fuzzy_unit`): a bare size after it ("24 cors and 96 GB") is
     memory per node, as after "24 cores"."""
-    from endpoint_plugins.parsing.english import english_word
-    from endpoint_plugins.parsing.vocabulary import typo_of
-
-    units = ("cores", "core", "gpus", "gpu", "nodes", "node")
-    for m in _FUZZY_UNIT_RE.finditer(amounts):
-        word = m.group("w").lower()
-        if not english_word(word) and typo_of(word, units, 1) is not None:
-            return True
-    return False
+    return any(
+        _unit_typo(m.group("w").lower()) not in (None, *_FUZZY_SECONDS)
+        for m in _FUZZY_UNIT_RE.finditer(amounts)
+    )
 
 
 _NODE_SPELLINGS = ("node", "nodes", "machine", "machines", "server", "servers")

@@ -734,12 +734,23 @@ _REQUIRED_VALUES = _TRUTHY | frozenset(
 )
 """Values that only say the key is wanted ("nvlink = required"): the key is the requirement."""
 _FEATURE_KEYS = frozenset(
-    """container containers apptainer singularity docker podman mpi openmpi mpich intelmpi
-    infiniband omnipath slingshot rdma lowlatency fastnetwork lustre gpfs beegfs nfs scratch
-    localscratch nvme ssd s3 gpu gpus""".split()
+    squash(spelling)
+    for spellings in (
+        *lexicon.CONTAINER_RUNTIMES.values(),
+        *lexicon.MPI_IMPLEMENTATIONS.values(),
+        *lexicon.FABRICS.values(),
+        *lexicon.STORAGE_KINDS.values(),
+        lexicon.CONTAINER_WORDS,
+        lexicon.GENERIC_MPI_WORDS,
+        lexicon.RDMA_ETHERNET_WORDS,
+        lexicon.LOW_LATENCY_WORDS,
+        lexicon.GPU_WORDS,
+    )
+    for spelling in spellings
 )
-"""Keys that name a feature the prose readers know: with a value that only says it is wanted,
-the key alone is read as it would be in a sentence."""
+"""Keys that name a feature the prose readers know (the lexicon's words for runtimes, MPI
+libraries, fabrics, storage kinds, low latency and GPUs): with a value that only says it is
+wanted, the key alone is read as it would be in a sentence."""
 _SOFTWARE_KEYS = frozenset(
     """
     software app application apps package packages tool tools benchmark benchmarks code codes

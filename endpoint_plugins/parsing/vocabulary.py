@@ -46,7 +46,7 @@ from endpoint_plugins.parsing.not_names import (
     placed_as_non_name,
     unit_typo,
 )
-from endpoint_plugins.parsing.scanner import Scanner, lookup, squash
+from endpoint_plugins.parsing.scanner import Scanner, lookup, sentence_start, squash
 from providers.wire.requirements import GpuVendor
 
 MAX_NAME_CHARS = 64
@@ -407,8 +407,7 @@ def _titled_in_a_sentence(original: str, start: int, word: str, before: str, aft
     job = after.lower() in (_JOB_NOUNS | _ASSEMBLY_NOUNS) - _CONCEPT_NOUNS
     if before not in (*_TOOL_BEFORE, *_RUN_VERBS, "on") and not job:
         return "ambiguous"
-    breaks = list(_SENTENCE_BREAK_RE.finditer(original, 0, start))
-    sentence = breaks[-1].end() if breaks else 0
+    sentence = sentence_start(_SENTENCE_BREAK_RE, original, start)
     return "ambiguous" if _SOCIAL_RE.search(original, sentence, start) else "name"
 
 
