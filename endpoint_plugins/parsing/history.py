@@ -115,10 +115,14 @@ _BEHIND_RE = re.compile(
 new campaign we need ..."): every clause before them is history unless it asks."""
 
 
-def _pasted_output(text: str) -> list[tuple[int, int]]:
+@functools.lru_cache(maxsize=8)
+def _pasted_output(text: str) -> tuple[tuple[int, int], ...]:
     """Indented blocks a writer pasted as what an earlier run printed: the line that introduces
     them ends in a colon, names output or a failure ("log excerpt:", "it dies with:", "(module
-    list output):") and asks for nothing. A block under "What I need now:" stays a request."""
+    list output):") and asks for nothing. A block under "What I need now:" stays a request.
+
+    Several stages ask this of the same text (history, and the MPI and container readers), so
+    the answer is kept for the few texts last asked about."""
     blocks: list[tuple[int, int]] = []
     for m in _PASTED_RE.finditer(text):
         line_start = text.rfind("\n", 0, max(0, m.start() - 1)) + 1
@@ -127,7 +131,7 @@ def _pasted_output(text: str) -> list[tuple[int, int]]:
             intro = m.group("intro")
         if _OUTPUT_INTRO_RE.search(intro) and not _ASK_RE.search(intro):
             blocks.append((m.start("block"), m.end("block")))
-    return blocks
+    return tuple(blocks)
 
 
 def _maybe_history(text: str) -> bool:
@@ -140,11 +144,12 @@ def _maybe_history(text: str) -> bool:
     )
 
 
-def _clauses(text: str) -> list[tuple[int, int, bool, bool]]:
+@functools.lru_cache(maxsize=8)
+def _clauses(text: str) -> tuple[tuple[int, int, bool, bool], ...]:
     """Each clause as (start, end, past, asks); quoted lines and pasted output are one past
-    clause each."""
+    clause each. Kept for the few texts last asked about, as :func:`_pasted_output`."""
     past_blocks = sorted(
-        [(m.start(), m.end()) for m in QUOTED_LINES_RE.finditer(text)] + _pasted_output(text)
+        [*((m.start(), m.end()) for m in QUOTED_LINES_RE.finditer(text)), *_pasted_output(text)]
     )
     clauses: list[tuple[int, int, bool, bool]] = []
     at = 0
@@ -160,7 +165,7 @@ def _clauses(text: str) -> list[tuple[int, int, bool, bool]]:
         clauses = [
             (a, b, past or (b <= behind[-1] and not asks), asks) for a, b, past, asks in clauses
         ]
-    return clauses
+    return tuple(clauses)
 
 
 def _prose_clauses(text: str, start: int, stop: int) -> list[tuple[int, int, bool, bool]]:
@@ -246,7 +251,7 @@ def demote_history(text: str, draft: Draft) -> None:
 
 def _marks(
     text: str,
-    clauses: list[tuple[int, int, bool, bool]],
+    clauses: Sequence[tuple[int, int, bool, bool]],
     said: str,
     longer: Sequence[str] = (),
 ) -> tuple[bool, bool]:
@@ -352,7 +357,7 @@ def drop_past_versions(text: str, draft: Draft) -> None:
 
 
 def _asked_versions(
-    text: str, clauses: list[tuple[int, int, bool, bool]], constraints: list[Any]
+    text: str, clauses: Sequence[tuple[int, int, bool, bool]], constraints: list[Any]
 ) -> list[Any] | None:
     """The constraints not said only in the past, or None when nothing is to be dropped."""
     past = [c for c in constraints if _version_past(text, clauses, c.version)]
@@ -361,7 +366,7 @@ def _asked_versions(
     return [c for c in constraints if c not in past]
 
 
-def _version_past(text: str, clauses: list[tuple[int, int, bool, bool]], version: str) -> bool:
+def _version_past(text: str, clauses: Sequence[tuple[int, int, bool, bool]], version: str) -> bool:
     spots = [
         m.start()
         for m in re.finditer(rf"(?<![\w.]){re.escape(version)}(?!\w|\.\d)", text, re.IGNORECASE)
