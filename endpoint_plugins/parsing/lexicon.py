@@ -294,13 +294,15 @@ VARIANT_WORDS: dict[str, str] = {
     "metis": "metis",
     "parmetis": "parmetis",
     "ptscotch": "ptscotch",
+    "beagle": "beagle",
 }
 """Build options a request may tie to a package, to Spack's variant names (HIP is ROCm).
 
 Beyond the GPU back ends, these are variants common across Spack's HPC packages: rendering back
 ends (ParaView and VTK ``+egl``/``+osmesa``), I/O libraries (``+hdf5``, ``+netcdf``,
 ``+pnetcdf``, ``+adios2``), solvers and partitioners (``+mumps``, ``+metis``, ``+parmetis``,
-``+ptscotch``), and the electronic-structure add-ons (``+elpa``, ``+libxc``, ``+scalapack``)."""
+``+ptscotch``), the electronic-structure add-ons (``+elpa``, ``+libxc``, ``+scalapack``), and
+the BEAGLE likelihood library of the phylogenetics codes (MrBayes and BEAST ``+beagle``)."""
 
 SOFTWARE_CASE_SENSITIVE: dict[str, str] = {"R": "r", "ROOT": "root"}
 """Spellings that are software even without a version, but only in this exact case: a lone

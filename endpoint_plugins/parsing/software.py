@@ -169,10 +169,11 @@ _PAREN_HINT_RE = re.compile(
 it skips their costly scans, which try every catalogue name at every word, on most texts."""
 _SPACED_SPEC_RE = re.compile(
     r"(?<![\w.+~-])(?P<name>[a-z][a-z0-9_-]*?[a-z0-9])"
-    rf"@(?P<spec>{VERSION})(?P<variants>(?:[^\S\n]+[+~][a-z][a-z0-9_-]*)+)(?![\w+~.])",
+    rf"(?:@(?P<spec>{VERSION}))?(?P<variants>(?:[^\S\n]+[+~][a-z][a-z0-9_-]*)+)(?![\w+~.])",
     FLAGS,
 )
-"""A Spack spec with blanks before its variants, as Spack allows: "amrex@24.06 +mpi"."""
+"""A Spack spec with blanks before its variants, as Spack allows: "amrex@24.06 +mpi", and
+"hdf5 +mpi +fortran +hl" with no version when the name is catalogued (see :func:`_spaced`)."""
 _PLAIN_VERSION_RE = re.compile(r"^\s*v?(?:\d{1,4}(?:\.\d{1,4}){0,3}|\d{6}|\d{8})\s*$")
 """A version of digits and dots only: "flash-attn 2" yes, "cryo-em 2D" and "llama-3 70B" no.
 A date release is one too ("FHI-aims 240507", "foo 20240507")."""
@@ -193,13 +194,15 @@ _EXPLICIT_SPEC = (
     rf"|{VERSION}(?:\+|\s+(?:{AFTER_WORDS})))(?!\w)"
 )
 """A version that says it is one, after a variant: "GROMACS with CUDA, version 2024 or later"."""
+_BUILT = r"built|compiled|linked|configured|buit|bulit|biult|complied|compield"
+"""The verbs of a build, with the slips fast typing makes of them ("XGBoost buit with CUDA")."""
 _WITH_TYPOS = "wiht|wtih|whith|wih|witn"
 """Slips of the keyboard for "with" (swapped, doubled or dropped letters): "LAMMPS wiht Kokkos"."""
 _WITH_WORDS = rf"(?:with|without|w/o|w/|minus|plus|{_WITH_TYPOS})"
 _WITH_VARIANT_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*[,(]?\s*"
     r"(?P<built>(?:that\s+is\s+|which\s+is\s+|(?:has|have|needs?)\s+to\s+be\s+|must\s+be\s+|"
-    r"should\s+be\s+)?(?:built|compiled|configured|patched)\s+)?"
+    rf"should\s+be\s+)?(?:{_BUILT}|patched)\s+)?"
     rf"(?P<how>{_WITH_WORDS})\s+(?:the\s+)?(?:(?P<v>{_VARIANT_WORDS})"
     r"(?P<support>\s+(?:support|enabled|backend|acceleration|offload|package|variant))?)"
     r"(?![\w-]|\.\w|\s+v?\d)"
@@ -210,14 +213,25 @@ _WITH_VARIANT_RE = re.compile(
 _WITH_HINT_RE = re.compile(rf"{_WITH_WORDS}\s+(?:the\s+)?(?:{_VARIANT_WORDS})", FLAGS)
 """What every match of :data:`_WITH_VARIANT_RE` contains ("with CUDA"): a cheap test that
 skips the costly pattern on most texts."""
+_MORE_ITEM = (
+    rf"(?:with|without|w/o)\s+(?:the\s+)?(?:{_VARIANT_WORDS}|{_CATALOGUED})|(?:{_VARIANT_WORDS})"
+)
+"""One more thing the package is built with, after "and" or a comma: a variant word ("... with
+Kokkos and CUDA"); or, when "with"/"without" is said again, any catalogued library, since the
+repeated word keeps the build as its subject ("compiled with OpenMP and with ELPA", "built with
+CUDA and without MPI")."""
+_MORE_ITEM_RE = re.compile(
+    rf"{WORD_START}(?P<how>with|without|w/o)?\s*(?:the\s+)?(?P<v>{_VARIANT_WORDS}|{_CATALOGUED}){WORD_END}",
+    FLAGS,
+)
 _BUILT_WITH_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}"
     r"(?:\s+(?:code|library|package|solver|tool|toolkit|framework))?(?:\s*\([^()]{1,40}\))?\s*,?\s*"
     r"(?:(?:that|which)\s+is\s+|(?:has|have|needs?)\s+to\s+be\s+|must\s+be\s+|should\s+be\s+)?"
-    r"(?:built|compiled|linked|configured)\s+(?P<how>with|without|against)\s+(?:the\s+)?"
+    rf"(?:{_BUILT})\s+(?P<how>with|without|against|for)\s+(?:the\s+)?"
     rf"(?P<v>{_CATALOGUED}|[A-Za-z][a-z]*[A-Z][A-Za-z]*|(?-i:[A-Z]{{3,8}}))(?:\s+support)?{WORD_END}"
     r"(?!\s*[@/]?\s*v?\d)"
-    rf"(?P<more>(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)(?:{_VARIANT_WORDS})(?:\s+support)?"
+    rf"(?P<more>(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)(?:{_MORE_ITEM})(?:\s+support)?"
     r"(?![\w-]|\s*[@/]?\s*v?\d|\s+(?:versions?|releases?|libraries|library|modules?|is|are|has|must)"
     r"(?!\w))){0,3})",
     FLAGS,
@@ -242,7 +256,7 @@ _INTERPRETERS = frozenset(("python", "perl", "ruby", "lua", "php", "tcl"))
 the digit is a version of the language. Any other name glued to one digit ("namd3") is a name
 of its own, written as it is (the labelling convention keeps a name's digits)."""
 _COMPILERS = frozenset(("gcc", "llvm", "intel-oneapi-compilers", "nvhpc", "aocc"))
-_BUILT_HINT_RE = re.compile(r"(?:built|compiled|linked|configured)\s+(?:with|against)", FLAGS)
+_BUILT_HINT_RE = re.compile(rf"(?:{_BUILT})\s+(?:with|against|for)", FLAGS)
 _ENABLED_AFTER_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}){WORD_END}{_WITH_SPEC}"
     rf"(?:\s*,\s*|[^\S\n]+(?=(?:{_VARIANT_WORDS})[^\S\n-]*-?[^\S\n]*build(?!\w)))"
@@ -572,11 +586,18 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
             variant = said.lower()  # "NEURON built with CoreNEURON", "MILC built with QUDA"
         if variant is None or variant in _COMPILERS:
             return False
-        sign = "~" if m.group("how").lower() == "without" else "+"
-        more = re.findall(_VARIANT_WORDS, m.group("more") or "", FLAGS)  # "with Kokkos and CUDA"
-        return _record(
-            draft, m, [f"{sign}{v}" for v in (variant, *map(_variant, more))], built=True
-        )
+        how = m.group("how").lower()
+        if how == "for" and variant not in _GPU_VARIANTS:
+            return False  # "built for ROCm" is a back end; "compiled for Linux" says no variant
+        sign = "~" if how == "without" else "+"
+        said = [f"{sign}{variant}"]
+        for item in _MORE_ITEM_RE.finditer(m.group("more") or ""):  # "with Kokkos and CUDA"
+            again = (item.group("how") or "").lower()
+            more_sign = {"": sign, "with": "+"}.get(again, "~")
+            found = item.group("v")
+            more = lexicon.VARIANT_WORDS.get(squash(found)) or _canonical(found) or _variant(found)
+            said.append(f"{more_sign}{more}")
+        return _record(draft, m, said, built=True)
 
     def listed(m: re.Match[str]) -> bool:
         if squash(m.group("name")) in _NOT_NAMES | _NOT_SPEC_NAMES:
@@ -587,7 +608,15 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
     if _PAREN_HINT_RE.search(scanner.text):
         scanner.take(_PAREN_VARIANT_RE, before)
         scanner.take(_PAREN_SPEC_RE, listed)
-    scanner.take(_SPACED_SPEC_RE, listed)
+
+    def spaced(m: re.Match[str]) -> bool:
+        """Without a version, only a catalogued name owns the variants after it: "hdf5 +mpi
+        +hl" is a spec, while "results +/- 2%" or "nodes +gpus" are no package's build."""
+        if not m.group("spec") and _canonical(m.group("name")) is None:
+            return False
+        return listed(m)
+
+    scanner.take(_SPACED_SPEC_RE, spaced)
 
     def patched(m: re.Match[str]) -> bool:
         said = m.group("v")

@@ -170,7 +170,19 @@ def _is_package(value: object) -> bool:
     return (
         isinstance(value, dict)
         and isinstance(value.get("name"), str)
-        and set(value) <= {"name", "version", "versions", "min_version", *_BUILD_KEYS}
+        and set(value) <= {"name", "version", "versions", "min_version", "spec", *_BUILD_KEYS}
+        and ("spec" not in value or _own_spec(value))
+    )
+
+
+def _own_spec(value: dict[object, object]) -> bool:
+    """``{"name": "netcdf-c", "spec": "netcdf-c@4.9.2 +mpi"}``: a Spack spec of the package
+    itself, which says its version and variants; a spec of another name is no such object."""
+    spec, name = value.get("spec"), str(value.get("name")).lower()
+    return (
+        isinstance(spec, str)
+        and spec.lower().startswith(name)
+        and not set(value) & {"version", "versions", "min_version", *_BUILD_KEYS}
     )
 
 
@@ -180,12 +192,21 @@ _PLAIN_BUILDS = frozenset("multicore smp release debug opt optimized default sta
 """Build words that ask nothing of a site (every build is one of these)."""
 
 
+_SIGNED_RE = re.compile(r"[+~][a-z][a-z0-9_-]*", re.I)
+_SIGNED_RUN_RE = re.compile(r"(?<![\w.])(?:[+~][a-z][a-z0-9_-]*)+(?![\w.@])", re.I)
+"""Variants written with Spack's sign (``+hl``, ``~kim``, ``+mpi+hl``): variants whatever
+their names."""
+_MORE_SIGNED_RE = re.compile(r"(?:,[+~][a-z][a-z0-9_-]*)+(?![\w.@])", re.I)
+
+
 def _build_text(value: dict[object, object]) -> tuple[str, str]:
     """A package object's build keys as Spack variants (``+cuda``) and the words no variant
     names, which stay in the text to be read or quoted."""
     words = " ".join(_scalar(v) for k, v in value.items() if k in _BUILD_KEYS)
-    variants, rest = [], []
-    for word in re.split(r"[\s,;/_+-]+", words):
+    signed = " ".join(_SIGNED_RUN_RE.findall(words))  # "+mpi+hl": Spack's own words
+    variants = [v.lower() for v in _SIGNED_RE.findall(signed)]
+    rest: list[str] = []
+    for word in re.split(r"[\s,;/_+-]+", _SIGNED_RUN_RE.sub(" ", words)):
         sign = "~" if word.startswith("~") else "+"
         tag = lexicon.VARIANT_WORDS.get(word.lstrip("~").lower())
         if tag:
@@ -220,6 +241,8 @@ def _package_text(value: object) -> str:
     assert isinstance(value, dict)
     if "package" in value and "name" not in value:
         value = {"name" if k == "package" else k: v for k, v in value.items()}
+    if "spec" in value:
+        return str(value["spec"])  # checked by _own_spec: the package's own Spack spec
     version = value.get("version") or value.get("versions") or ""
     if value.get("min_version"):
         version = f">={value['min_version']}"
@@ -227,7 +250,8 @@ def _package_text(value: object) -> str:
         version = ",".join(str(v) for v in version)
     variants, rest = _build_text(value)
     if variants and re.fullmatch(r"v?\d[\w.]*", str(version)):
-        return f"{value['name']}@{version}{variants} {rest}".strip()  # "namd@3.0.1+cuda"
+        # "namd+cuda@3.0.1": variants before the "@", so none is read as part of the version
+        return f"{value['name']}{variants}@{version} {rest}".strip()
     if variants and not version:
         return f"{value['name']}{variants} {rest}".strip()
     return f"{value['name']} {version} {variants} {rest}".strip()
@@ -806,9 +830,13 @@ _DIRECTIVE_RE = re.compile(r"^[ \t]*#(?:SBATCH|PBS|BSUB|\$|COBALT|FLUX:?|MSUB)\b
 _SHEBANG_RE = re.compile(r"^[ \t]*#!.*$", re.M)
 _MODULE_RE = re.compile(
     r"^[ \t]*(?:\$\s*)?(?:module\s+(?:load|add|swap)|ml(?=\s)|spack\s+load|spack\s+install"
-    r"|pip3?\s+install|conda\s+install|mamba\s+install)(?P<items>[^\n#;|&]*)",
+    r"|pip3?\s+install|conda\s+install|mamba\s+install)"
+    r"(?P<items>(?:[^\n#;|&,]|,(?!\s*(?:then|and\s+then|after\s+that|afterwards|\d)))*)",
     FLAGS | re.M,
 )
+"""A line that loads or installs packages. Its items end at a comma that goes on in prose
+("spack install gromacs@2023.4 +double, then 2 nodes, 128 MPI ranks"): the words after it are
+the job's other needs, not package names."""
 _LAUNCH_RE = re.compile(
     r"(?<![\w-])(?P<launcher>mpirun|mpiexec)(?:\s+(?:-np?|--np|-c)\s*(?P<n>\d{1,7}))?(?![\w-])",
     FLAGS,
@@ -1033,6 +1061,8 @@ class _Pairs:
         if key.endswith(("version", "versions")) and key not in ("version",) or key == "version":
             if self._version(key, value, text):
                 return True
+        if key in _BUILD_KEYS and self._variants(m, value):
+            return True
         if key in _OPTIONAL_GPU_KEYS and (squash(value) in _TRUTHY or _count(value)):
             self.draft.compute.gpu_or = True  # "nice_to_have": {"gpu": 1}
             self.draft.compute.gpu_mentioned = True
@@ -1180,6 +1210,23 @@ class _Pairs:
         first = re.match(r"\s*([A-Za-z][\w.+-]*?)(?=[+~@][a-z]|[^\w.+-]|$)", value)
         if first:  # "gromacs+cuda": the name, without the Spack variants after it
             self.last_name = first.group(1).lower()
+
+    def _variants(self, m: re.Match[str], value: str) -> bool:
+        """``variants=+kokkos,+rocm,~kim`` beside ``app=lammps``: the build of the package the
+        previous key named. With no package named before it, or no variant in the value, the
+        pair is left to the other readers (and quoted if none reads it). A key=value value ends
+        at a comma, so the signed words glued on after it are read (and blanked) here too."""
+        more = _MORE_SIGNED_RE.match(self.scanner.text, m.end())
+        if more and self.last_name is not None:
+            value += more.group(0)
+        variants, rest = _build_text({"variants": value})
+        if self.last_name is None or not variants or rest:
+            return False
+        name = lookup(lexicon.SOFTWARE, self.last_name) or self.last_name
+        self.draft.add_software(name, [], None, _SIGNED_RE.findall(variants))
+        if more:
+            self.scanner.blank(*more.span())
+        return True
 
     def _version(self, key: str, value: str, text: str) -> bool:
         """``app_version=3.1``, ``container_min_version: 1.2``, ``python_version: 3.11``."""
@@ -1662,9 +1709,20 @@ def _pbs_nodes(draft: Draft, m: re.Match[str]) -> bool:
 
 
 def _module_line(draft: Draft, m: re.Match[str]) -> bool:
-    """``module load gcc/12.2.0 lammps/2Aug2023``: every item names a package."""
-    draft.module_items.extend(item for item in m.group("items").split() if item.strip())
+    """``module load gcc/12.2.0 lammps/2Aug2023``: every item names a package.
+
+    Only Spack writes variants as items of their own (``spack install hdf5 +mpi``); on a pip
+    or conda line a lone ``+x`` is no package's build, so it is quoted, not joined to a name."""
+    items = [item for item in m.group("items").split() if item.strip()]
+    if _INSTALLER_LINE_RE.match(m.group(0)):
+        draft.unresolved.extend(i for i in items if _SIGNED_RUN_RE.fullmatch(i.strip(",;")))
+        items = [i for i in items if not _SIGNED_RUN_RE.fullmatch(i.strip(",;"))]
+    draft.module_items.extend(items)
     return True
+
+
+_INSTALLER_LINE_RE = re.compile(r"[ \t]*(?:\$\s*)?(?:pip3?|conda|mamba)\s", FLAGS)
+"""A line of an installer that knows no Spack variants."""
 
 
 _INTERPRETERS = {
