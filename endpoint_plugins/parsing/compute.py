@@ -508,6 +508,12 @@ def _clause_before(text: str, start: int) -> str:
 
 
 _MEMORY_SCOPED_RE = re.compile(rf"{SIZE}(?P<scope>{PER_NODE}|{PER_CORE})", FLAGS)
+_STORAGE_WORD_BEFORE_RE = re.compile(
+    r"(?<!\w)(?:scratch|disk|disks|storage|ssd|ssds|nvme|lustre|gpfs|beegfs|nfs|tmp)"
+    r"\s*[:=]?\s*$",
+    FLAGS,
+)
+"""A storage word right before a per-node size: the size is that storage's, not memory."""
 _BARE_SIZE_RE = re.compile(
     rf"{SIZE}(?!\s*of\s+(?!(?:{_MEMORY})(?!\w)))(?!\s*(?:of\s+)?(?:[\w-]+\s+)?(?:scratch|disk|storage|space|ssd|nvme|lustre|gpfs|"
     r"beegfs|nfs|local|free|available|file|files|data|dataset|output|input|vram|gpu|hbm|"
@@ -1521,7 +1527,14 @@ def _extract_memory(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_MEMORY_BEFORE_RE, handle)
     scanner.take(_MEMORY_TYPO_RE, misspelt)
     scanner.take(_MEMORY_TYPO_AFTER_RE, misspelt)
-    scanner.take(_MEMORY_SCOPED_RE, handle)
+
+    def scoped(m: re.Match[str]) -> bool:
+        """ "64 GB per node" is memory, but "local SSD 400 GB on every node" is that disk's."""
+        if _STORAGE_WORD_BEFORE_RE.search(scanner.text, max(0, m.start() - 24), m.start()):
+            return False
+        return handle(m)
+
+    scanner.take(_MEMORY_SCOPED_RE, scoped)
 
     def memory_named_before(m: re.Match[str]) -> bool:
         """ "it needs lots of memory; I think 128 GB should be enough": the one size in a

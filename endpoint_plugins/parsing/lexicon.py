@@ -541,8 +541,17 @@ STORAGE_KINDS: dict[StorageKind, tuple[str, ...]] = {
     ),
 }
 
-STORAGE_SIZE_NOUNS: tuple[str, ...] = ("disk space", "disk", "free space", "space")
-"""Nouns that mean storage only with a size in front ("500 GB of disk")."""
+STORAGE_SIZE_NOUNS: tuple[str, ...] = (
+    "disk space",
+    "disk",
+    "free space",
+    "space",
+    "free quota",
+    "storage quota",
+    "disk quota",
+)
+"""Nouns that mean storage only with a size in front ("500 GB of disk", "40 TB of free
+quota"); a bare "quota" is not one, as it is also a compute-hour allowance."""
 
 # -- compute ---------------------------------------------------------------------------------
 
@@ -720,6 +729,8 @@ SIZE_UNITS_GB: dict[str, float] = {
     "t": 1e3,
     "terabytes": 1e3,
     "terabyte": 1e3,
+    "terrabytes": 1e3,
+    "terrabyte": 1e3,
     "pb": 1e6,
     "p": 1e6,
     "petabytes": 1e6,

@@ -161,11 +161,13 @@ _STORAGE_QUALITY_RE = re.compile(
 )
 """Storage with a quality no field holds ("encrypted storage", "backed-up disk"): quoted, and
 not read as plain storage that any site has."""
+_EXAMPLE_KINDS = (StorageKind.LUSTRE, StorageKind.GPFS, StorageKind.BEEGFS)
 _ALREADY_THERE_RE = re.compile(r"(?<!\w)already(?!\w)", FLAGS)
 """Data that is already on a filesystem ("the outputs (~9 TB) already sit on our NFS share"):
 its size is the data's, not free space asked for."""
 _STORAGE_FREE_RE = re.compile(rf"{SIZE}\s+(?:free|available)(?!\w)", FLAGS)
-_STORAGE_KIND_RE = re.compile(rf"(?<![\w.-]){_KIND}{_KIND_NOUN}(?![\w])", FLAGS)
+_STORAGE_KIND_RE = re.compile(rf"(?<![\w.-]){_KIND}{_KIND_NOUN}(?![\w])(?!\s+rings?(?!\w))", FLAGS)
+"""A storage kind named alone; a "storage ring" is an accelerator, not a filesystem."""
 _LOOSE_SIZE_RE = re.compile(rf"(?<![\w.]){SIZE}(?!\s*(?:/|per\s|each|a\s))", FLAGS)
 _THAT_MUCH_RE = re.compile(r"(?<!\w)(?:that|this|the\s+same)\s+much(?!\w)", FLAGS)
 _SENTENCE_END_RE = re.compile(r"[.!?;](?=\s|$)|\n\s*\n|\n\s*#")
@@ -188,6 +190,80 @@ _SPACE_FOR_IT_RE = re.compile(
 """Space asked for by pointing back at data sized before it ("the output is around 3 TB, we
 need space for it", "it is 500 GB. We need room to store that"): storage of any kind with that
 size. When no one size is found the phrase is quoted, never read as storage of any size."""
+_ROOM_FOR_SIZE_RE = re.compile(
+    r"(?<!\w)(?:room|space|capacity)\s+(?:for|to\s+(?:hold|store|keep|fit|write))\s+"
+    r"(?:up\s+to\s+|at\s+least\s+|about\s+|around\s+|roughly\s+|some\s+|~\s*)?"
+    rf"{SIZE}",
+    FLAGS,
+)
+"""Space sized by what it must hold: "room for ~800 GB of checkpoints", "space to hold 2 TB".
+The size is the free space asked for; the kind is whatever the sentence names (any storage
+when it names none)."""
+_MEMORY_BEFORE_RE = re.compile(r"(?<!\w)(?:ram|memory|mem|vram|hbm)\W+(?:\w+\W+){0,3}$", FLAGS)
+"""A memory word just before "room for 40 GB": the room is in memory, not on a disk."""
+_SIZE_THERE_RE = re.compile(
+    r"(?<!\w)(?:(?:write|store|put|keep|dump|save|stage|need|have|reserve)\s+)?"
+    r"(?:up\s+to\s+|at\s+least\s+|about\s+|around\s+|roughly\s+|~\s*)?"
+    rf"{SIZE}\s+(?:of\s+)?(?:(?:free\s+)?(?:space|room)\s+|free\s+|available\s+)?"
+    r"there(?!\w)",
+    FLAGS,
+)
+"""A size said of a storage named before it, pointing back with "there": "the tiles are in an
+S3 bucket and we need 800 GB free there", "Lustre scratch ... we will write about 1 TB
+there". The size is the free space of the last kind named before it; with no kind named
+before, "there" may be a node or a GPU, and the size is left unread."""
+_DATA_HELD_BEFORE_RE = re.compile(
+    r"(?<!\w)(?:has|have|had|holds?|held|keeps?|kept|stores?|stored|used|uses|consumed|"
+    r"occupied|occupies|filled|produced|generated|wrote|archived)\s+"
+    r"(?:(?:about|around|roughly|some|over|nearly|almost|only|just|~)\s*)?$",
+    FLAGS,
+)
+"""A size owned, used or produced before now ("our group has 40 TB of ERA5 on /gpfs/proj",
+"we used 310 TB of the object store last year"): the data's size, not free space asked for."""
+_PAST_USE_BEFORE_RE = re.compile(
+    r"(?<!\w)(?:used|consumed|occupied|filled|produced|generated|wrote|archived)\s+"
+    r"(?:(?:about|around|roughly|some|over|nearly|almost|only|just|~)\s*)?$",
+    FLAGS,
+)
+"""A size used or produced before now, right before a storage phrase ("we filled 30 TB of
+Lustre"): past use, not free space asked for. Unlike :data:`_DATA_HELD_BEFORE_RE` it leaves
+"have" and "keep" alone, which also ask ("we'd like to have 10 TB of scratch")."""
+_URL_RE = re.compile(r"[a-z0-9]{2,5}://", FLAGS)
+"""A sentence with a bucket or file URL ("s3://designs/ (PDB files, 40 GB)") sizes the data at
+that address, not the free space asked for."""
+_ALREADY_IN_KIND_RE = re.compile(
+    r"(?<!\w)already\s+(?:\w+\s+){0,3}?(?:in|on|at|under)\s+"
+    r"(?:(?:my|our|the|their|his|her|your|a|an)\s+)?(?:\w+\s+)?$",
+    FLAGS,
+)
+"""Generic scratch named as where data already lives ("the parquet files are already in my
+scratch"): where the data is, not a storage asked for. Only the generic kind is dropped so: a
+named filesystem the data sits on ("already on our NFS share") stays a need, as the job must
+reach it, and keeping it can only make a site less ready, never wrongly ready."""
+_STILL_ASKED_AFTER_RE = re.compile(
+    r"[^.;!?\n]{0,40}?(?<!\w)(?:(?:has|have|needs?)\s+to\s+be|must\s+be|should\s+be|"
+    r"needs?\s+(?:it|access)|mounted|visible|accessible|reachable)(?!\w)",
+    FLAGS,
+)
+"""After a kind where data already lives, words that ask for it still ("already sit on our
+NFS share, which has to be mounted on the compute node"): the kind is a need after all."""
+_PROJECT_AREA_SIZED_RE = re.compile(
+    r"(?<!\w)(?:project|group|home|work)\s+(?:directory|dir|folder|area|space|quota|allocation)"
+    r"\s*(?:with|of|having|for|:|=)?\s*(?:at\s+least\s+|about\s+|around\s+|~\s*)?"
+    rf"{SIZE}",
+    FLAGS,
+)
+"""A sized project or home area ("a project directory with at least 2 TiB", "home quota of
+200 GB"): storage of any kind with that free space."""
+_EXAMPLES_OF_PARALLEL_RE = re.compile(
+    r"(?<!\w)(?:parallel|shared)\s+(?:file[\s-]*systems?|filesystems?|fs|storage|scratch)\s*"
+    r"(?:\(\s*(?:e\.g\.,?\s*|such\s+as\s+|like\s+)?|,?\s*(?:e\.g\.,?|such\s+as|like)\s+)"
+    r"(?:(?:lustre|gpfs|beegfs|spectrum\s+scale)\s*(?:,\s*|/\s*|,?\s*or\s+))*$",
+    FLAGS,
+)
+"""Filesystems named as examples of the parallel one asked for ("a parallel filesystem (Lustre
+or GPFS, both is ok)", "parallel storage such as BeeGFS"): any parallel filesystem is the need,
+not each example."""
 
 # -- budget ----------------------------------------------------------------------------------
 
@@ -318,6 +394,8 @@ def extract_storage(scanner: Scanner, draft: Draft) -> None:
     sized_at: list[int] = []
 
     def sized(m: re.Match[str]) -> bool:
+        if _PAST_USE_BEFORE_RE.search(scanner.text, max(0, m.start() - 30), m.start()):
+            return False  # "we filled 30 TB of Lustre last year": past use, left unread
         size = size_in_gb(m)
         if size is None or not in_range(size, 1e-6, MAX_STORAGE_GB):
             return False
@@ -341,7 +419,18 @@ def extract_storage(scanner: Scanner, draft: Draft) -> None:
         ):
             draft.unresolved.append(" ".join(scanner.original[m.start() : complaint.end()].split()))
             return True  # "our lab NFS chokes on small files": the reason, not the ask
-        named.append((_kind(m.group("kind")), m.start()))
+        found = _kind(m.group("kind"))
+        if (
+            found is StorageKind.ANY
+            and _ALREADY_IN_KIND_RE.search(scanner.original, max(0, m.start() - 60), m.start())
+            and not _STILL_ASKED_AFTER_RE.match(scanner.original, m.end())
+        ):
+            return True  # "the files are already in my scratch": where data is, not a need
+        if found in _EXAMPLE_KINDS and _EXAMPLES_OF_PARALLEL_RE.search(
+            scanner.original, max(0, m.start() - 80), m.start()
+        ):
+            return True  # "a parallel filesystem (Lustre or GPFS)": examples of the need
+        named.append((found, m.start()))
         return True
 
     def quality(m: re.Match[str]) -> bool:
@@ -361,6 +450,23 @@ def extract_storage(scanner: Scanner, draft: Draft) -> None:
             _blank_same_size(scanner, m, size_in_gb(m))
         return True
 
+    def room_for(m: re.Match[str]) -> bool:
+        if _MEMORY_BEFORE_RE.search(scanner.text, max(0, m.start() - 40), m.start()):
+            return False
+        return sized(m)
+
+    def size_there(m: re.Match[str]) -> bool:
+        size = size_in_gb(m)
+        if size is None or not in_range(size, 1e-6, MAX_STORAGE_GB):
+            return False
+        before = list(_STORAGE_KIND_RE.finditer(scanner.text, 0, m.start()))
+        if not before:
+            return False  # "a node with 256 GB there": no storage to point back at
+        kind = _kind(before[-1].group("kind"))
+        draft.add_storage(kind, size)
+        sized_at.append(m.start())
+        return True
+
     def misspelt_kind(m: re.Match[str]) -> bool:
         word = m.group("word").lower()
         if english_word(word) or typo_of(word, _STORAGE_NOUN_SPELLINGS, 1) is None:
@@ -369,6 +475,11 @@ def extract_storage(scanner: Scanner, draft: Draft) -> None:
         return True
 
     scanner.take(_STORAGE_QUALITY_RE, quality)
+    lowered = scanner.text.lower()
+    if "there" in lowered:  # every match ends in "there"
+        scanner.take(_SIZE_THERE_RE, size_there)
+    scanner.take(_ROOM_FOR_SIZE_RE, room_for)
+    scanner.take(_PROJECT_AREA_SIZED_RE, sized)
     scanner.take(_STORAGE_ON_KIND_RE, sized)
     scanner.take(_STORAGE_FREE_ON_KIND_RE, sized)
     scanner.take(_ENOUGH_FOR_RE, enough_for)
@@ -432,7 +543,11 @@ def _size_in_sentence(scanner: Scanner, at: int, sized_at: list[int]) -> float |
     text = scanner.text
     ends, end = sentence_around(_SENTENCE_END_RE, text, at, at)
     start = ends[-1] if ends else 0
-    if any(start <= s < end for s in sized_at) or _ALREADY_THERE_RE.search(text, start, end):
+    if (
+        any(start <= s < end for s in sized_at)
+        or _ALREADY_THERE_RE.search(text, start, end)
+        or _URL_RE.search(scanner.original, start, end)
+    ):
         return None
     points_back = _THAT_MUCH_RE.search(text, start, end) or _SPACE_FOR_IT_RE.search(
         text, start, end
@@ -440,7 +555,9 @@ def _size_in_sentence(scanner: Scanner, at: int, sized_at: list[int]) -> float |
     if points_back and not _LOOSE_SIZE_RE.search(text, start, end):
         start = ends[-2] if len(ends) > 1 else 0  # "... is 40 TB. GPFS with that much free"
     found = list(_LOOSE_SIZE_RE.finditer(text, start, end))
-    if len(found) != 1:
+    if len(found) != 1 or _DATA_HELD_BEFORE_RE.search(
+        text, max(start, found[0].start() - 30), found[0].start()
+    ):
         return None
     size = size_in_gb(found[0])
     if size is None or not in_range(size, 1e-6, MAX_STORAGE_GB):

@@ -258,14 +258,15 @@ _SIZE_NUMBER = (
     rf"|(?=\d){NOT_NEGATIVE}(?<![\w.,$'\u2009\u202f\u00a0])\d{{1,3}}(?:(?P<sep>[,'\u2009\u202f\u00a0])\d{{3}})"
     rf"(?:(?P=sep)\d{{3}}){{0,2}}(?![\d.,]\d)"
     r"|(?<![\w.,$])\d{1,4},\d{1,2}(?![\d.,]\d)"
-    r"|(?<!\w)(?:an?|one)\s+(?=(?:giga|tera|peta)bytes?(?!\w))"
+    r"|(?<!\w)(?:an?|one)\s+(?=(?:giga|terr?a|peta)bytes?(?!\w))"
     r"|(?<!\w)(?:half|(?:a\s+)?quarter)\s+(?:of\s+)?(?:an?|one)\s+"
-    r"(?=(?:(?:giga|tera|peta)bytes?|[gtp]i?b)(?!\w))"
+    r"(?=(?:(?:giga|terr?a|peta)bytes?|[gtp]i?b)(?!\w))"
 )
 """The number of a size, as people write it: "1.5", thousands grouped with a comma, an
 apostrophe or a thin space ("1,500", "1'000", "2\u202f000"), a decimal comma ("1,5 TB": one or
 two digits after the comma, so never a thousands group), and "a"/"one" before a unit spelled
-out ("a terabyte of disk"), and a fraction of one unit ("half a terabyte", "a quarter of a TB")."""
+out ("a terabyte of disk"), and a fraction of one unit ("half a terabyte", "a quarter of a TB");
+"terrabyte" is the common misspelling of the unit and reads as it."""
 
 SIZE = (
     rf"(?=[\dAaOoHhQq])(?P<num>{_SIZE_NUMBER})"  # every branch starts so: fail fast elsewhere
