@@ -315,3 +315,33 @@ def test_a_decimal_comma_in_a_duration(text: str, seconds: int) -> None:
 )
 def test_thousands_and_lists_are_no_decimal_comma(text: str) -> None:
     assert parse(text).compute.walltime_s == 10800
+
+
+# -- a data rate in GiB/s is no InfiniBand speed -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "last month the file system gave us 180 GiB/s in IOR, 4 nodes for 2 hours",
+        "the burst buffer sustains 95 GiB/s; we need 8 nodes",
+        "copying went at 3 GiB/s, now 2 nodes please",
+    ],
+)
+def test_a_gibibyte_rate_is_no_infiniband(text: str) -> None:
+    assert parse(text).network is None
+
+
+@pytest.mark.parametrize(("text", "gbps"), [("need 100G IB", 100.0), ("200G InfiniBand", 200.0)])
+def test_a_speed_before_ib_is_still_read(text: str, gbps: float) -> None:
+    net = parse(text).network
+    assert net is not None
+    assert net.min_speed_gbps == gbps
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Memory: 3 TB over the hole job, 6 nodes", "RAM 800 GB across the hole run, 2 nodes"],
+)
+def test_hole_job_is_the_whole_job(text: str) -> None:
+    assert parse(text).compute.memory_gb_total is not None
