@@ -185,7 +185,7 @@ _BOXES_RE = re.compile(
 """Boxes sized by cores or GPUs are nodes ("one 32-core box", "the 3 H100 boxes"); a bare
 "box" is often a simulation box and stays unread."""
 _ATTACHED_RE = re.compile(
-    r"\s*(?:,\s*)?(?:(?:x|\u00d7|\*|with|w/|of|having|each\s+with|each\s+having|and|"
+    r"\s*(?:,\s*)?(?:(?:x|\u00d7|\*|\u00e0|with|w/|of|having|each\s+with|each\s+having|and|"
     r"(?:and\s+)?(?:(?:in|on|for)\s+)?each\s+(?:of\s+(?:them|those|these)|one)"
     r"(?:\s+(?:with|has|have|having))?|"
     r"and\s+each\s+with|\(|:|"
@@ -195,7 +195,29 @@ _ATTACHED_RE = re.compile(
     FLAGS,
 )
 """What may join a node count to the core or GPU count of each node: "4 nodes x 32 cores",
-"4 nodes with 32 cores", "4 nodes of 2 GPUs", "2 nodes (64 cores)"."""
+"4 nodes with 32 cores", "4 nodes of 2 GPUs", "2 nodes (64 cores)", "8 nodes à 32 cores"
+(the French and German "à", one each)."""
+_COMMA_ONLY_RE = re.compile(r"\s*[,;]\s*")
+"""A rank count joined to the node count by a comma alone ("16 nodes, 1024 MPI ranks") counts
+the whole job: ranks are per node only when the text attaches them ("with", "x", "each")."""
+_UNCOUNTED_NODES_RE = re.compile(
+    r"(?<![\w\x00-])(?:nodes|machines|servers)\s+(?:with|of|having|that\s+have|which\s+have)\s+"
+    r"(?P<n>\d{1,4})[\s-]*(?:cpu[\s-]+)?(?:cores?|cpus?)(?!\w)",
+    FLAGS,
+)
+"""Nodes sized but not counted: "on nodes of 128 cores", "nodes with 64 cores, so 8 nodes".
+The cores are per node; the node count, if any, is read elsewhere."""
+_SITE_DESCRIBED_RE = re.compile(
+    r"(?<!\w)(?:has|have|had|there\s+(?:are|were)|our\s+cluster|your\s+cluster|offers?|"
+    r"provides?|used\s+to|last\s+(?:year|time|month|week))(?!\w)[^.;!?\n]*$",
+    FLAGS,
+)
+"""Before nodes sized but not counted: a description of a cluster or of a past run ("your
+cluster has nodes with 128 cores"), which asks for nothing."""
+_TOTAL_ASIDE_RE = re.compile(
+    r"\s*\(\s*(?:=\s*)?(?P<n>\d{1,7})\s*(?:in\s+total|total|overall|altogether)\s*\)", FLAGS
+)
+"""After "4 GPUs per node on 4 nodes": the same unit counted over the job, "(16 total)"."""
 _CPU_OR_GPU_RE = re.compile(
     r"(?<!\w)(?:(?:a|an|the)\s+)?(?:cpus?|cpu[\s-]only|cpu\s+nodes?|cpu\s+cores)"
     r"(?:\s+(?:alone|by\s+(?:itself|themselves)|on\s+(?:its|their)\s+own))?\s*"
@@ -740,6 +762,15 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     if _MULTIPLIER_HINT_RE.search(low):
         scanner.take(_GPU_THEN_COUNT_RE, lambda m: _gpu_then_count(draft, m))
         scanner.take(_TIMES_AFTER_RE, lambda m: _times_after(draft, m, node_spans))
+    if re.search(r"(?:nodes|machines|servers)\s+(?:with|of|having|that|which)\s", low):
+        scanner.take(_UNCOUNTED_NODES_RE, lambda m: _uncounted_nodes(scanner, draft, m))
+    scanner.take(
+        _FUZZY_UNIT_RE,
+        lambda m: (
+            (_unit_typo(m.group("w").lower()) or "").startswith("node")
+            and _fuzzy_unit(draft, m, node_spans, scanner.original)
+        ),
+    )  # misspelt node counts first: "4 nodse with 32 cores" sizes each node
     _extract_counts(scanner, draft, node_spans)
     if _SHORT_CORES_RE.search(scanner.text):
         scanner.take(_SHORT_CORES_RE, lambda m: _short_cores(scanner, draft, m, node_spans))
@@ -776,7 +807,12 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
             total = bool(m.groupdict().get("pre")) or bool(scope and _TOTAL_RE.fullmatch(scope))
             per_node = (bool(scope) and not total) or bool(m.groupdict().get("prenode"))
             threads = m.group(0).lower().rstrip().endswith("threads")
-            if not scope and not total and _attached(scanner.text, node_spans, m.start(), threads):
+            if (
+                not scope
+                and not total
+                and _attached(scanner.text, node_spans, m.start(), threads)
+                and not (kind == "rank" and _comma_only(scanner.text, node_spans, m.start()))
+            ):
                 per_node = True
             elif not scope and not total and _SHARED_SCOPE_RE.match(scanner.text, m.end()):
                 per_node = True
@@ -825,6 +861,8 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
     scanner.take(_RANKS_RE, record("rank", MAX_CORES))
     if "per" in scanner.text or "each" in scanner.text:
         _split_per_node(scanner, found)
+    if "(" in scanner.text:
+        _total_aside(scanner, found)
     found.sort(key=lambda f: f.start)
     counts = _pair(scanner, draft, found)
     _threads_per_rank(draft, found, counts, per_rank)
@@ -853,6 +891,32 @@ def _split_per_node(scanner: Scanner, found: list[_Found]) -> None:
         count = Count(n, m.group(0).strip(), per_node=True)
         found.append(_Found(f.kind, m.start("n"), m.end(), count, True))
         scanner.blank(m.start("n"), m.end())
+
+
+def _total_aside(scanner: Scanner, found: list[_Found]) -> None:
+    """Read "(16 total)" right after a per-node count as that unit over the whole job."""
+    for f in list(found):
+        if not f.count.per_node:
+            continue
+        m = _TOTAL_ASIDE_RE.match(scanner.text, f.end)
+        if m is None:
+            later = _NODES_ASIDE_RE.match(scanner.text, f.end)
+            m = later and _TOTAL_ASIDE_RE.match(scanner.text, later.end())
+        if m is None or not in_range(n := int(m.group("n")), f.count.value, MAX_CORES):
+            continue
+        count = Count(n, m.group(0).strip(), per_node=False, total=True)
+        found.append(_Found(f.kind, m.start("n"), m.end(), count, True))
+        scanner.blank(m.start(), m.end())
+
+
+_NODES_ASIDE_RE = re.compile(r"\s*(?:on|across|over|x)\s+\x00+", FLAGS)
+"""Between a per-node count and "(16 total)": the node count, already read and blanked."""
+
+
+def _comma_only(text: str, node_spans: list[tuple[int, int]], start: int) -> bool:
+    """Whether only a comma joins the count to the last node count before it."""
+    ends = [end for _, end in node_spans if end <= start]
+    return bool(ends) and _COMMA_ONLY_RE.fullmatch(text[max(ends) : start]) is not None
 
 
 def _threads_per_rank(
@@ -1080,14 +1144,15 @@ _ATTACHED_LATER_RE = re.compile(
     rf"|(?:of\s+(?:the\s+)?)?(?:type|model|kind)\s*:?\s*(?:{_VENDOR}\s+)?{_MODEL}s?(?!\w))"
     r"(?:\s*\([^()\n\d.;!?]{0,60}\)"
     r"|\s+(?:that|which)\s+(?:has|have|comes\s+with)\s+(?:(?:at\s+least|minimum)\s+)?\x00+)?"
-    r"\s*(?:,|and|&|\+|plus)?\s*(?:(?:at\s+least|minimum|min)\s+)?)+",
+    r"\s*(?:,|and|&|\+|plus|with)?\s*(?:(?:at\s+least|minimum|min)\s+)?)+",
     FLAGS,
 )
 """Several amounts after one node phrase: "one node with minimum 2 TB of memory and 64 cores",
 "1 node, 2 TB RAM, 64 cores", also past the model of the GPUs counted ("one node with 4 GPU of
 type L40S and 64 cores") and past an aside on an amount with no number of its own left ("one
 node with 1 GPU (a card with at least 24 GB of GPU memory), 16 cores", "one A100 that has at
-least 80 GB of GPU memory, 32 cores")."""
+least 80 GB of GPU memory, 32 cores") and past "with" and the GPU memory already read and
+blanked ("one node: 4 GPUs with at least 24 GB each, 48 cores")."""
 
 
 _FUZZY_UNIT_RE = re.compile(
@@ -1111,6 +1176,8 @@ _FUZZY_UNITS = (
     "ranks",
 )
 _FUZZY_SECONDS = {"hours": 3600, "minutes": 60, "days": 86400}
+_PER_NODE_AFTER_RE = re.compile(PER_NODE, FLAGS)
+"""After a misspelt unit: its per-node scope ("96 cors on each node", "4 gpus per nod")."""
 _SLASH_NODE_RE = re.compile(r"/\s*(?:node|host|machine|server)(?!\w)", FLAGS)
 _PHYSICAL_UNITS = frozenset({"gpc", "kpc", "mpc", "pcs"})
 """Units of science one letter from a unit of ours: gigaparsecs are no GPUs."""
@@ -1156,9 +1223,11 @@ def _fuzzy_unit(
         return False
     if unit.startswith("node"):
         draft.compute.nodes.append(Mention(n, text))
+        node_spans.append(m.span())  # "3 nodez, 96 cores": a count attached to it is per node
         return True
     each = (
         bool(m.group("each") or per_node)
+        or bool(_PER_NODE_AFTER_RE.match(m.string, m.end()))
         or bool(_TIMES_BEFORE_RE.search(m.string, max(0, m.start() - 4), m.start()))
         or _attached(m.string, node_spans, m.start())
         or bool(_WITH_TYPO_RE.search(m.string, max(0, m.start() - 20), m.start()))
@@ -1258,6 +1327,21 @@ def _attached(
         if len(between) < 140 and not threads and _ATTACHED_LATER_RE.fullmatch(between):
             return True
     return False
+
+
+def _uncounted_nodes(scanner: Scanner, draft: Draft, m: re.Match[str]) -> bool:
+    """ "on nodes of 128 cores": cores per node (see :data:`_UNCOUNTED_NODES_RE`)."""
+    n = int(m.group("n"))
+    if not in_range(n, 1, MAX_CORES) or _SITE_DESCRIBED_RE.search(
+        scanner.original, max(0, m.start() - 80), m.start()
+    ):
+        return False
+    if _PER_TASK_AFTER_RE.match(scanner.original, m.end()) or _TOTAL_RE.match(
+        scanner.original, m.end()
+    ):
+        return False  # "nodes with 64 cores in total": not one node's size, left to the others
+    draft.compute.cores.append(Count(n, m.group(0), per_node=True))
+    return True
 
 
 def _one_unit(m: re.Match[str]) -> bool:

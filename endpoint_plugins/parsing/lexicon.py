@@ -974,6 +974,7 @@ DEADLINE_WITHIN_WORDS: tuple[str, ...] = (
     "back in",
     "within the next",
     "within",
+    "w/in",
     "in the next",
     "we need to finish in",
     "we must finish in",
@@ -989,7 +990,8 @@ DEADLINE_WITHIN_WORDS: tuple[str, ...] = (
     "in less than",
     "in under",
 )
-"""Words before a duration that make it a deadline counted from now, not a run time."""
+"""Words before a duration that make it a deadline counted from now, not a run time ("w/in" is
+"within" in a hurry)."""
 
 WALLTIME_WORDS: tuple[str, ...] = (
     "wall clock time",

@@ -94,6 +94,9 @@ _NOT_WANTED = (
     r"(?:needed|required|necessary|essential|mandatory|wanted|used|an\s+option|allowed|permitted)"
 )
 """After a feature: "MPI isn't required", "GPUs are not necessary", "MPI won't be needed"."""
+_BOTH = r"(?:(?:are\s+)?(?:both|all)\s+(?:(?:of\s+them|three|two)\s+)?)?"
+"""Between the features and their negation: "GPU and MPI both not required", "MPI and
+containers are both not needed"."""
 _NEGATED_FIRST = starts_with(
     [*_SPELLING, *"no without w/o zero non neither not nothing none never is are isn't".split()]
     + "aren't don't do doesn't does won't will shouldn't should didn't can't cannot".split()
@@ -121,8 +124,8 @@ _NEGATED_RE = re.compile(
     rf"|(?:nothing|none\s+of\s+(?:it|them|this|the\s+\w+))\s+(?:here\s+|really\s+)?{_NEED}\s+"
     rf"{_ARTICLE}{_FEATURE}{_MORE}"
     rf"(?:\s+at\s+all)?"
-    rf"|{_FEATURE}{_MORE}\s+{_NOT_WANTED}"
-    rf"|{_FEATURE}{_MORE}\s+(?:is|are|isn'?t|aren'?t)?\s*(?:not\s+)?"
+    rf"|{_FEATURE}{_MORE}\s+{_BOTH}{_NOT_WANTED}"
+    rf"|{_FEATURE}{_MORE}\s+{_BOTH}(?:is|are|isn'?t|aren'?t)?\s*(?:not\s+)?"
     rf"(?:not\s+needed|not\s+required|not\s+necessary|unnecessary|unneeded|not\s+wanted|"
     rf"isn'?t\s+needed|aren'?t\s+needed|not\s+used|not\s+an\s+option|not\s+allowed|"
     rf"(?:are\s+|is\s+)?(?:forbidden|prohibited|banned|disallowed))"

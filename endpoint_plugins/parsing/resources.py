@@ -64,11 +64,13 @@ _SPEED_RE = re.compile(
 )
 
 _SPEED_BEFORE_FABRIC_RE = re.compile(
-    r"(?<![\w.])(?P<num>\d{1,4})\s*g(?:b|bit)?(?=\s*(?:infiniband|ib|ethernet|gbe|roce|"
+    r"(?<![\w.])(?P<num>\d{1,4})\s*g(?:b|bit)?(?!ib/)(?=\s*(?:infiniband|ib|ethernet|gbe|roce|"
     r"slingshot|omni-?path|opa|links?|nics?|network|interconnect)(?!\w))",
     FLAGS,
 )
 
+"""A speed written before the fabric: "100G InfiniBand", "25G links"; never "210 GiB/s" (a
+data rate in gibibytes, whose "iB" is no InfiniBand)."""
 _SPEED_AFTER_FABRIC_RE = re.compile(
     rf"(?<![\w.-])(?P<fabric>{_FABRIC_WORD})\s*(?:at\s+|@\s*|,\s*)?(?P<num>\d{{1,4}})\s*"
     r"g(?:b|bit)?(?![\w/.])",

@@ -290,7 +290,7 @@ PER_NODE = (
 TOTAL = (
     r"(?:\s*(?:in\s+total|total|totla|toal|totl|overall|altogether|combined|in\s+aggregate|"
     r"aggregate|summed|"
-    r"(?:across|for|over)\s+(?:all\s+)?(?:the\s+)?(?:nodes|(?:whole|entire|full)\s+(?:job|run|"
+    r"(?:across|for|over)\s+(?:all\s+)?(?:the\s+)?(?:nodes|(?:whole|hole|entire|full)\s+(?:job|run|"
     r"allocation|cluster|workflow))|(?:for|across|over)\s+(?:all\s+)?(?:the\s+)?(?:job|run|allocation)"
     r"|(?:across|over)\s+(?:all\s+)?(?:of\s+)?(?:them|those|these)))(?!\w)"
 )

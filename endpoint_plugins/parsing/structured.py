@@ -693,8 +693,11 @@ _UNIT_WORD = (
 ("mem=128G hours=3")."""
 _EQUALS_RE = re.compile(
     rf"(?<![\w.$/-])(?P<key>[A-Za-z][\w.-]{{0,40}}?)\s*(?<![<>=!~])=(?!=)\s*"
-    rf"(?P<value>{_VALUE}{_UNIT_WORD})",
+    rf"(?P<value>{_VALUE}{_UNIT_WORD})"
+    r"(?:[ \t]+(?P<scope>in[ \t]+total|total|overall|per[ \t]+node|each)(?![\w=:]))?",
 )
+"""A scope word may follow the value ("mem=1TB total", "gpus=4 per node"); it is read only
+for keys whose value may carry one (see :data:`_SCOPABLE`)."""
 _COLON_RE = re.compile(
     r"^[ \t]*(?:[-*#>]+[ \t]*)?(?P<key>[A-Za-z][\w .-]{0,30}?(?:/[A-Za-z]{1,12})?)[ \t]*:[ \t]*"
     r"(?P<value>[^\n]{1,200})$",
@@ -715,9 +718,14 @@ _SHORT_FLAG_RE = re.compile(
 )
 _FLAG_CONTEXT_RE = re.compile(
     r"(?<![\w-])(?:sbatch|salloc|srun|qsub|bsub|mpirun|mpiexec|flux\s+(?:run|submit|batch))"
-    r"(?![\w-])|^[ \t]*#(?:SBATCH|PBS|BSUB)",
+    r"(?![\w-])|^[ \t]*#(?:SBATCH|PBS|BSUB)"
+    r"|(?<![\w-])--(?:ntasks-per-node|cpus-per-task|gres|gpus-per-node|mem|mem-per-cpu|time)"
+    r"=\S",
     FLAGS | re.M,
 )
+"""Where short flags (``-N 1``, ``-n 64``) are scheduler flags: after a scheduler command, in
+a batch header, or among Slurm's own long flags written with their values (a bare flag list
+pasted without ``sbatch``: ``-N 1 --gres=gpu:2 --time=08:00:00``)."""
 _PTILE_RE = re.compile(r"span\[ptile=(?P<n>\d{1,5})\]", FLAGS)
 _COMMANDS_RE = re.compile(
     r"(?<![\w-])(?:sbatch|salloc|qsub|bsub|srun|mpirun|mpiexec|aprun|jsrun|ibrun"
@@ -815,8 +823,10 @@ _DEADLINE_CLOCK_AFTER_RE = re.compile(
 12/20/2026 23:00 UTC". Read with the date, so the time is neither lost nor left over."""
 _DEADLINE_KEYS = frozenset(
     """deadline resultsby dueby due neededby finishby by resultsneededby notafter needby
-    completeby finishbefore duedate resultsdue deadlineutc""".split()
+    completeby finishbefore duedate resultsdue deadlineutc mustfinishby mustcompleteby
+    finishedby mustbedoneby""".split()
 )
+"""Keys whose value is the time the results are needed by (``must_finish_by``)."""
 
 
 _SELECT_RE = re.compile(
@@ -950,7 +960,12 @@ class _Pairs:
     # -- entry points (one per syntax) --------------------------------------------------------
 
     def equals(self, m: re.Match[str]) -> bool:
-        return self._apply(m, m.group("key"), m.group("value"), unknown="name")
+        value, scope = m.group("value"), m.group("scope")
+        if scope:
+            key = _canonical_key(squash(m.group("key").replace(".", "")))
+            if key in _SCOPABLE:
+                value = f"{value} {scope}"  # "mem=1TB total": the whole job's memory
+        return self._apply(m, m.group("key"), value, unknown="name")
 
     def colon(self, m: re.Match[str]) -> bool:
         value = m.group("value")

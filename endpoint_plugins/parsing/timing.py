@@ -40,8 +40,12 @@ MAX_RELATIVE_S = 100 * 366 * 86400
 _LONG_UNIT = alternation(lexicon.DURATION_UNITS_S)
 _SHORT_UNIT = rf"(?-i:[{''.join(lexicon.SHORT_DURATION_UNITS_S)}])"
 _NOT_SIZE = rf"(?!\s*(?:of\s+)?(?:{alternation(lexicon.MEMORY_WORDS)}|b)(?!\w))"
+_COMMA_DECIMAL = r",\d(?![\d,])"
+"""A decimal comma, as much of Europe writes it: "1,5 days" is a day and a half. One digit
+only, so "1,500 hours" (a thousands separator) and "1,2,3" (a list) are never read as it."""
 _SEGMENT = (
-    rf"(?:(?:\d{{1,6}}(?:\.\d{{1,3}})?(?:-?ish)?|{NUMBER_WORD})\s*(?:-\s*)?{_LONG_UNIT}(?!\w)"
+    rf"(?:(?:\d{{1,6}}(?:\.\d{{1,3}}|{_COMMA_DECIMAL})?(?:-?ish)?|{NUMBER_WORD})\s*(?:-\s*)?"
+    rf"{_LONG_UNIT}(?!\w)"
     rf"|\d{{1,6}}{_SHORT_UNIT}(?![a-z]){_NOT_SIZE}|\d{{1,6}}(?:\.\d)?\s(?-i:h)(?![\w-]))"
 )
 _HALF = r"(?:\s+and\s+(?:a\s+)?half(?!\w))?"
@@ -66,7 +70,7 @@ DURATION = (
 "half an hour"."""
 
 _SEGMENT_RE = re.compile(
-    rf"(?P<num>\d{{1,6}}(?:\.\d{{1,3}})?|{NUMBER_WORD})(?:-?ish)?\s*(?:-\s*)?(?P<unit>{_LONG_UNIT})"
+    rf"(?P<num>\d{{1,6}}(?:\.\d{{1,3}}|{_COMMA_DECIMAL})?|{NUMBER_WORD})(?:-?ish)?\s*(?:-\s*)?(?P<unit>{_LONG_UNIT})"
     r"(?!\w)"
     rf"|(?P<snum>\d{{1,6}})\s?(?P<short>{_SHORT_UNIT})",
     FLAGS,
@@ -747,7 +751,7 @@ def duration_seconds(text: str) -> int | None:
             total += int(m.group("snum")) * lexicon.SHORT_DURATION_UNITS_S[m.group("short")]
             continue
         num = m.group("num")
-        value = float(num) if num[0].isdigit() else float(to_count(num) or 0)
+        value = float(num.replace(",", ".")) if num[0].isdigit() else float(to_count(num) or 0)
         last_unit = lexicon.DURATION_UNITS_S.get(squash(m.group("unit")), 0)
         total += value * last_unit
     if _HALF_RE.search(text):
