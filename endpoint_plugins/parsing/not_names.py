@@ -721,3 +721,96 @@ def counted_samples(text: str, start: int, word: str) -> bool:
 def series_position(text: str, at: int) -> bool:
     """Whether a number at ``at`` is a place in a series ("3 of 20", "7/64"), not a version."""
     return bool(_SERIES_AFTER_RE.match(" " + text[at : at + 40]))
+
+
+# Names that the text itself calls data, a reference, weights or a place of the site: a cue
+# noun after the name ("the Perseus and PROIEL treebanks", "the pod5 files", "the oasst1
+# split"), a cue noun before it ("checkpoint 'tune-v3'", "partition gpu-long", "project
+# ClimEx-2") or a verb of training, evaluating or aligning whose object the name is ("trained
+# on BraTS 2023 and KiTS23", "evaluated on MMLU, GSM8K and HumanEval", "aligned against
+# GENCODE 44"). Only words no catalogue knows are asked (a catalogued package stays one), and a
+# word so marked is quoted in ``unresolved``, never dropped: a wrong mark costs a READY, never
+# lets one through without the package.
+
+_NAME_TOKEN = r"[\w][\w.'-]*"
+_RELEASE_AFTER = rf"(?:[^\S\n]+{_RELEASE_TAG}|[^\S\n]+\d{{1,4}}(?![\w.]))?"
+"""A release after a name in a list ("GTEx v8", "BraTS 2023", "WeatherBench 2")."""
+_LIST_JOIN = (
+    r"(?:[^\S\n]*(?:,|/|\+|&)[^\S\n]*|[^\S\n]+(?:and|or)[^\S\n]+|[^\S\n]*,[^\S\n]*and[^\S\n]+)"
+)
+_SET_NOUNS = (
+    r"data[^\S\n]?sets?|corpus|corpora|treebanks?|splits?|leaderboards?|force[^\S\n]+fields?|"
+    r"basis[^\S\n]+sets?|partitions?|queues?|tables|files|reference[^\S\n]+genomes?|"
+    r"genome[^\S\n]+builds?"
+)
+"""Nouns that make the name before them data, a reference, a method's parameters, a file
+format or a place of the site. Nouns that a tool owns are left out: "the Kraken2 database",
+"the BLAST index", "the AlphaFold weights" name the tool as well as its data."""
+_SET_NOUN_AFTER_RE = re.compile(
+    rf"{_RELEASE_AFTER}(?:{_LIST_JOIN}{_NAME_TOKEN}{_RELEASE_AFTER})*[^\S\n]+(?:{_SET_NOUNS})"
+    r"(?![\w-])",
+    re.IGNORECASE,
+)
+"""The cue noun after a name, maybe after a release and more names sharing it ("the Perseus
+and PROIEL treebanks", "GTEx v8 and GENCODE 44 files", "the oasst1 split")."""
+_SET_NOUN_BEFORE_RE = re.compile(
+    r"(?:^|[^\w-])(?:checkpoint|weights|data[^\S\n]?set|database|corpus|partition|queue|qos|"
+    r"project|account|allocation|run[^\S\n_-]?id|split|file|folder|directory)"
+    r"[^\S\n]*[:=]?[^\S\n]*[\"'`\u2018\u201c]?\Z",
+    re.IGNORECASE,
+)
+"""A cue noun right before the name, which is the name of that thing ("our SFT checkpoint
+'tune-v3'", "partition gpu-long", "account fus123", "project ClimEx-2"). A verb ("run") is not
+among them: "run foo" names the package."""
+_OBJECT_BEFORE_RE = re.compile(
+    r"(?:^|[^\w-])(?:on|against)[^\S\n]+(?:the[^\S\n]+)?"
+    rf"(?:{_NAME_TOKEN}{_RELEASE_AFTER}{_LIST_JOIN})*\Z",
+    re.IGNORECASE,
+)
+""""on" or "against" and maybe earlier items of the same list before the name ("on MMLU,
+GSM8K and " before "HumanEval")."""
+_DATA_VERB_RE = re.compile(
+    r"(?<![\w-])(?:train|trains|trained|training|traning|re-?train\w*|pre-?train\w*|"
+    r"fine-?tun(?:e|es|ed|ing)|evaluat(?:e|es|ed|ing)|eval|validat(?:e|es|ed|ing)|"
+    r"benchmark(?:s|ed|ing)|scor(?:e|es|ed|ing)|align(?:s|ed|ing)?|map(?:s|ped|ping)|"
+    r"quantif(?:y|ies|ied|ying)|search(?:es|ed|ing)?|quer(?:y|ies|ied|ying)|"
+    r"screen(?:s|ed|ing)?)(?![\w-])",
+    re.IGNORECASE,
+)
+"""Verbs whose object after "on"/"against" is data or a reference, not a tool: "trained on",
+"evaluated on", "scored 71 on", "aligned against", "searched against". Verbs of building and
+testing are left out: "linked against libfoo 2.3", "tested against HDF5" name dependencies."""
+_FORCED_BEFORE_RE = re.compile(
+    r"(?:^|[^\w-])forced[^\S\n]+by[^\S\n]+(?:the[^\S\n]+)?"
+    rf"(?:{_NAME_TOKEN}{_RELEASE_AFTER}{_LIST_JOIN})*\Z",
+    re.IGNORECASE,
+)
+"""The forcing of a model ("forced by JRA55-do", "forced by ERA5 and CMIP6"): data. Not "driven
+by" nor "forced with": "driven by the athena framework" names the code that drives the runs."""
+_SITE_OPTION_BEFORE_RE = re.compile(
+    r"(?:^|[^\S\n])(?:-p|-A|-q|-P|--partition|--account|--qos|--reservation)(?:=|[^\S\n]+)\Z"
+)
+"""A scheduler option whose value is a partition, an account, a QOS or a project ("-p
+gpu_long", "-A proj_x", "#PBS -q express", "#BSUB -P bio"): a place of the site."""
+_CLAUSE_BREAK_RE = re.compile(r"[.;:!?](?:\s|$)|\n|\b(?:using|with|via|through|in|then)\b", re.I)
+
+
+def named_as_data(text: str, start: int, word: str) -> bool:
+    """Whether the text calls ``word`` data, a reference, weights or a place of the site: a
+    cue noun follows it (or the list it ends), a cue noun stands right before it, or it is the
+    object of a verb of training, evaluating or aligning after "on"/"against" ("trained on
+    BraTS 2023 and KiTS23"), or the forcing of a model ("forced by JRA55-do")."""
+    end = start + len(word)
+    if _SET_NOUN_AFTER_RE.match(text, end):
+        return True
+    before = text[max(0, start - 120) : start]
+    if _SET_NOUN_BEFORE_RE.search(before[-40:]) or _FORCED_BEFORE_RE.search(before):
+        return True
+    if _SITE_OPTION_BEFORE_RE.search(before[-20:]):
+        return True
+    m = _OBJECT_BEFORE_RE.search(before)
+    if m is None:
+        return False
+    clause = before[: m.start() + 1]
+    cut = max((b.end() for b in _CLAUSE_BREAK_RE.finditer(clause)), default=0)
+    return bool(_DATA_VERB_RE.search(clause, cut))

@@ -45,6 +45,7 @@ from endpoint_plugins.parsing.not_names import (
     ORDINAL_RE,
     VENUE_AFTER_RE,
     data_source,
+    named_as_data,
     placed_as_non_name,
     record_number,
     series_position,
@@ -735,6 +736,10 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
             return False  # "Nature 2013", "simulates 2.3 million", "frames 1-2400"
         if data_source(scanner.original, m.start("name"), name):
             return False  # "GTEx v8 samples", "BraTS 2023 + KiTS23 data": a data set's release
+        if near_catalogue_name(name) is None and named_as_data(
+            scanner.original, m.start("name"), name
+        ):
+            return False  # "trained on BraTS 2023", "the oasst1 v2 split": data, left unread
         if not constraints or not (explicit or named or looks_like_version(m.group("spec"))):
             return False
         if _version_choice(draft, name.lower(), constraints, m):

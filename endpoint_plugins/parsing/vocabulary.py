@@ -41,6 +41,7 @@ from endpoint_plugins.parsing.not_names import (
     english_part,
     executable_of,
     letter_term,
+    named_as_data,
     names_no_software,
     not_a_package,
     placed_as_non_name,
@@ -444,6 +445,7 @@ def _not_software_here(text: str, start: int, word: str, named: bool) -> bool:
         unit_typo(text, start, word)
         or names_no_software(text, start, word)
         or counted_samples(text, start, word)
+        or named_as_data(text, start, word)
     )
 
 
