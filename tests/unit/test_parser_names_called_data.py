@@ -45,8 +45,8 @@ SET_ASIDE = [
     ("Reads go to the Tessaly reference genome with bwa, 24 cores.", "tessaly"),
     # a cue noun or a scheduler option before the name
     ("Score our SFT checkpoint 'mytune-v2' with vLLM 0.6 on 8 H100 GPUs.", "mytune-v2"),
-    ("-p gpu_verylong -A prj_quasar7 -N 2 --time=4:00:00 ; GROMACS 2024, 2 GPUs", "gpu_verylong"),
-    ("-p gpu_verylong -A prj_quasar7 -N 2 --time=4:00:00 ; GROMACS 2024, 2 GPUs", "prj_quasar7"),
+    ("-p gpu_verylong -A prj_quasar7 ; GROMACS 2024 on 2 nodes, 2 GPUs", "gpu_verylong"),
+    ("-p gpu_verylong -A prj_quasar7 ; GROMACS 2024 on 2 nodes, 2 GPUs", "prj_quasar7"),
     ("Bill it to account zk-photon9, LAMMPS on 4 nodes for 12 hours.", "zk-photon9"),
     # the object of a verb of training, evaluating, aligning after "on"/"against"
     ("nnUNet 2.4 + torch 2.2, training on Vextra 2023 and Plomo-5, 1 node, 2 GPUs", "vextra"),
@@ -63,6 +63,21 @@ SET_ASIDE = [
     ("Our GNN scored 71.3 on Peltrix after tuning; now retrain with PyTorch on 4 GPUs.", "peltrix"),
     ("MOM6 in a regional setup, forced by Ravenna-do and validated later, 10 nodes.", "ravenna-do"),
 ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "-p gpu_verylong -A prj_quasar7 -N 2 --time=4:00:00 ; GROMACS 2024, 2 GPUs",
+        "sbatch -p gpu_verylong -A prj_quasar7 --nodes=2 --time=4:00:00 run.sh",
+    ],
+)
+def test_a_partition_or_account_read_as_scheduler_flags_is_no_package(text: str) -> None:
+    """Among Slurm flags, ``-p``/``-A`` values are bookkeeping, read and ignored like
+    ``--partition``/``--account`` (docs/requirements.md), never package names."""
+    names = _names(text)
+    assert not {"gpu_verylong", "gpu-verylong", "prj_quasar7", "prj-quasar7"} & names
+    assert "gromacs" in names or "GROMACS" not in text
 
 
 @pytest.mark.parametrize(("text", "word"), SET_ASIDE)
