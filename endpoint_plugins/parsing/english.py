@@ -10,7 +10,7 @@ endings stripped, since both list base forms.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from english_words import get_english_words_set
 
@@ -20,8 +20,15 @@ def _words() -> frozenset[str]:
     return frozenset(get_english_words_set(["gcide", "web2"], lower=True, alpha=True))
 
 
+@lru_cache(maxsize=8192)
 def english_word(word: str, *, inflected: bool = True) -> bool:
-    """Whether ``word`` (any case) is an English word, or (``inflected``) an inflection of one."""
+    """Whether ``word`` (any case) is an English word, or (``inflected``) an inflection of one.
+
+    Every stage asks this of the words it meets, often of the same word more than once per
+    request, so answers are remembered per word: the answer depends on the word and on the
+    fixed dictionaries alone, so a remembered one is always the answer a fresh call would give
+    (the bound keeps memory flat however many new words arrive).
+    """
     lower = word.lower()
     if not lower.isalpha() or len(lower) < 3:
         return False

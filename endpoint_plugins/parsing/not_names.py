@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 
 from endpoint_plugins.parsing.english import english_word
 from endpoint_plugins.parsing.lexicon import FILE_EXTENSIONS, MONTHS
@@ -268,8 +268,13 @@ def concept_word(word: str) -> bool:
     )
 
 
+@lru_cache(maxsize=8192)
 def not_a_package(word: str) -> bool:
-    """Whether a name-shaped leftover word names something other than software."""
+    """Whether a name-shaped leftover word names something other than software.
+
+    Remembered per word (a bounded cache): the answer depends on the word and on fixed module
+    data alone, and the open vocabulary asks it of the same words again and again.
+    """
     return (
         model_checkpoint(word)
         or concept_word(word)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from rapidfuzz import fuzz, process
@@ -92,6 +92,7 @@ same word in lower case is name-shaped already; an everyday word so numbered is 
 run, a case or a figure ("Run3", "Case2", "Figure4"), not a package."""
 
 
+@lru_cache(maxsize=8192)
 def name_shaped(word: str) -> bool:
     """Whether a word is shaped like a package name.
 
@@ -99,6 +100,9 @@ def name_shaped(word: str) -> bool:
     letter (miniAMR, PyTorch, MMseqs2, WSClean). All-capital words are left out: acronyms of
     science (MCMC, WGS, MHD) outnumber the packages written that way, which count from their
     context (a list of packages, "module load", a version).
+
+    Remembered per word (a bounded cache): the answer depends on the word and on fixed module
+    data alone, and several stages ask it of the same words.
     """
     if _SEPARATED_RE.match(word) or _DIGITS_INSIDE_RE.match(word) or word.endswith("+"):
         return True  # nccl-tests, cp2k, and PEST++ / athena++ / blast+
@@ -205,11 +209,15 @@ def closest(word: str, choices: Sequence[str], cutoff: float) -> str | None:
     return found[0] if found else None
 
 
+@lru_cache(maxsize=8192)
 def near_catalogue_name(word: str) -> str | None:
     """The catalogued name ``word`` looks like a misspelling of (``pytroch`` -> pytorch).
 
     A typo is one edit (a letter added, dropped, changed, or two swapped), two in names of
     eight letters or more: "states" is not "rstats", "radio" is not "adios2".
+
+    Remembered per word (a bounded cache): the answer depends on the word and the fixed
+    catalogue alone, and the search is the dearest question asked of an unknown word.
     """
     key = squash(word)
     if len(key) < 4 or english_word(word):
@@ -424,8 +432,20 @@ def _titled_mid_sentence(original: str, start: int, word: str) -> bool:
 
 def _shouted(text: str) -> bool:
     """Whether most letters of the text are capitals, so capitals say nothing of a word."""
+    if text.isascii():
+        # The same count without a Python step per character: an ASCII character is a letter
+        # exactly when it is one of A-Z or a-z, and a capital exactly when it is one of A-Z.
+        raw = text.encode("ascii")
+        capitals = len(raw.translate(None, _NOT_ASCII_CAPITAL))
+        return capitals * 2 > len(raw.translate(None, _NOT_ASCII_LETTER))
     letters = [c for c in text if c.isalpha()]
     return sum(c.isupper() for c in letters) * 2 > len(letters)
+
+
+_NOT_ASCII_CAPITAL = bytes(b for b in range(256) if not chr(b).isupper() or b > 127)
+_NOT_ASCII_LETTER = bytes(b for b in range(256) if not chr(b).isalpha() or b > 127)
+"""Bytes :func:`_shouted` deletes to leave only the capitals, or only the letters, of an ASCII
+text (derived from ``str.isupper``/``str.isalpha`` themselves, so both counts agree)."""
 
 
 def _acronym(word: str) -> bool:
@@ -1037,8 +1057,13 @@ def _word_before(text: str, start: int) -> str:
     return m.group(1).lower() if m else ""
 
 
+@lru_cache(maxsize=8192)
 def _near_filler(word: str, filler: frozenset[str]) -> bool:
-    """A misspelling of an ordinary word, one edit away and long enough to tell."""
+    """A misspelling of an ordinary word, one edit away and long enough to tell.
+
+    Remembered per word (a bounded cache): the answer depends on the word and the fixed filler
+    list alone (a frozenset, whose hash Python computes once).
+    """
     if len(word) < 5 or not word.isalpha():
         return False
     return typo_of(word, _long_filler(filler), 1) is not None
@@ -1111,8 +1136,13 @@ _PART_BREAK_RE = re.compile(r"[-/]")
 _LOWER_LETTER_RE = re.compile(r"[a-z]")
 
 
+@lru_cache(maxsize=8192)
 def _near_feature_word(word: str) -> bool:
-    """A misspelled requirement word ("infinband", "low-latncy"): not a package name."""
+    """A misspelled requirement word ("infinband", "low-latncy"): not a package name.
+
+    Remembered per word (a bounded cache): the answer depends on the word and the fixed
+    feature words alone.
+    """
     parts = [p for p in _PART_BREAK_RE.split(word) if len(p) >= 5]
     return any(closest(p, _feature_words(), 0.8) and p not in _feature_words() for p in parts)
 
