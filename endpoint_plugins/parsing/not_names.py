@@ -39,10 +39,12 @@ def model_checkpoint(word: str) -> bool:
     if _MODEL_SIZE_RE.search(word) and any(c.isalpha() for c in word.split("-")[0]):
         return True
     parts = [p for p in re.split(r"[-.]", word.lower()) if p]
-    return (
-        len(parts) >= 2
-        and parts[0] in _SIZE_WORDS
-        and all(_SIZE_TAG_RE.match(p) for p in parts[1:])
+    if len(parts) >= 2 and parts[0] in _SIZE_WORDS:
+        return all(_SIZE_TAG_RE.match(p) for p in parts[1:])
+    # "bge-large-en", "whisper-medium-v2": a family, its size and a tag after the size
+    return any(
+        p in _SIZE_WORDS and all(_SIZE_TAG_RE.match(q) for q in parts[i + 1 :])
+        for i, p in enumerate(parts[1:-1], 1)
     )
 
 
@@ -384,7 +386,7 @@ _DATA_NOUNS = (
     r"waveforms|seismograms|traces|files|records|samples|cohorts?|acquisitions|sessions|"
     r"volumes|slices|tiffs?|outputs|(?:benchmark|training|test|validation|evaluation)\s+"
     r"(?:sets?|splits?)|abstracts|corpus|corpora|reanalysis|scores|"
-    r"checkpoints?|snapshots?"
+    r"checkpoints?|snapshots?|(?:boundary|initial|lateral)\s+conditions|forcings?|grids?"
 )
 _RELEASE_TAG = (
     r"(?:(?:release|version|edition|phase)[^\S\n]+)?"
@@ -455,7 +457,9 @@ _KEY_AFTER_RE = re.compile(r"[\"']?[^\S\n]*[:=](?![:=/])")
 _KEY_START_RE = re.compile(r"(?:^|[\n{,\[]|-[^\S\n])[^\S\n]*[\"']?$")
 """Where a key starts: a line (maybe a bullet), a JSON/YAML flow mapping, after a comma."""
 _TYPE_KEY_BEFORE_RE = re.compile(
-    r"(?:^|[\s{,\"'\[(])(?:class|kind|type|rule|step|stage|process|task|apiversion|"
+    r"(?:^|[\s{,\"'\[(])"
+    r"(?:(?:request|job|task|run|workload|submission|ticket)[_-]?(?=type|kind))?"
+    r"(?:class|kind|type|rule|step|stage|process|task|apiversion|"
     r"requester|submitter|agent|author|owner|user|email|contact|host|hostname|endpoint|build|"
     r"variant)[\"']?[^\S\n]*[:=]"
     r"[^\S\n]*[\"']?$",
@@ -463,7 +467,8 @@ _TYPE_KEY_BEFORE_RE = re.compile(
 )
 """Keys whose value names a type, a step of a workflow, a person or a machine, never a package
 ("class: ResourceRequirement", "kind: ComputeRequest", "rule: assemble_contigs", "requester":
-"ana@lab.example", "build": "multicore-CUDA"). Taken from the CWL, Kubernetes, Snakemake
+"ana@lab.example", "build": "multicore-CUDA"), also as the kind of a request or job
+("request_type=compute", "jobKind: batch"). Taken from the CWL, Kubernetes, Snakemake
 and Nextflow spec vocabularies."""
 _EMAIL_RE = re.compile(r"[\w.+-]+@[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*)+")
 _FILE_PREFIXES = frozenset("in log restart dump".split())
@@ -678,18 +683,69 @@ def unit_typo(text: str, start: int, word: str) -> bool:
 _NOT_SOFTWARE_AFTER_RE = re.compile(
     r"[^\S\n]+(?:work[^\S\n]+packages?|submissions?|consorti(?:um|a)|collaborations?|"
     r"projects?|proposals?|grants?|hackathons?|challenges?|competitions?|campaigns?|"
-    r"machines?|boards?|chips?|hardware|supercomputers?|testbeds?|output|outputs|formats?)"
+    r"machines?|boards?|chips?|hardware|supercomputers?|testbeds?|output|outputs|formats?|"
+    r"modes?)"
     r"(?![\w-])",
     re.IGNORECASE,
 )
-"""A noun that makes the name before it a project, a funder, an event, a machine or a file
-format ("our EUROfusion work package", "the FluSight submission", "a SpiNNaker machine",
-"openPMD output"): no package to install. Kept unread, so it is quoted."""
+"""A noun that makes the name before it a project, a funder, an event, a machine, a file
+format or a mode of a program ("our EUROfusion work package", "the FluSight submission", "a
+SpiNNaker machine", "openPMD output", "DIAMOND in blastx mode"): no package to install. Kept
+unread, so it is quoted."""
+_GRID_SPACING_AFTER_RE = re.compile(
+    r"[^\S\n]+\d{1,3}(?:\.\d{1,3})?[^\S\n]*(?:\u00b0|deg(?:rees?)?(?![\w-]))", re.IGNORECASE
+)
+"""A grid spacing in degrees after the word ("OM4 0.25 degree", "ORAS5 1\u00b0"): the word names a
+configuration or a grid, and the number is its resolution, not a release."""
+_PARAMETER_COUNT_AFTER_RE = re.compile(r"[^\S\n]+\d{1,4}(?:\.\d)?[bBmM](?![\w.-])")
+"""A parameter count after the word ("llama-3 70b", "Qwen2.5 7B"): a trained model, weights."""
+_GLUED_RE = re.compile(r"[\w.-]+")
+_HUB_PATH_AFTER_RE = re.compile(r"/(?P<model>[A-Za-z][\w.-]*[\w])")
+"""A model's name after its publisher and a slash, as model hubs write them ("BAAI/...")."""
+_MEASURED_AREA_RE = re.compile(r"^(?:[kcmd]?m|mi|ft|in)[23]$", re.IGNORECASE)
+"""A unit of area or volume with its power glued on: "km2", "m3", "cm3", "ft2"."""
+_AMOUNT_BEFORE_RE = re.compile(r"\d[^\S\n]*\Z")
+_ACRONYM_VERB_RE = re.compile(r"^[A-Z]{2,}(?:ing|ed|'ing|'ed|'d)$")
+"""An acronym made a verb: "keeps OOMing", "the job SIGKILLed", "it OOM'd"."""
+_AUTHOR_YEAR_RE = re.compile(
+    r"(?<=\()(?P<who>[A-Z][a-z]+)(?:[^\S\n]+(?:et[^\S\n]+al\.?|and[^\S\n]+[A-Z][a-z]+|"
+    r"&[^\S\n]+[A-Z][a-z]+))?,?[^\S\n]+(?:19|20)\d\d[a-z]?(?=[);,])"
+)
+"""A citation by author and year in parentheses: "(Wang 2015)", "(Smith et al., 2019)",
+"(Lee and Park 2020; ...)". Its capitalised word is a person, not a package; a package with a
+release in parentheses ("(GROMACS 2024)") is written in capitals or is catalogued, and any word
+set aside here is quoted, never dropped."""
+_AUTHOR_AFTER_RE = re.compile(r"[^\S\n]+et[^\S\n]+al(?:\.|(?!\w))")
+"""A first author before "et al." ("Smith et al. showed"): a person."""
 
 
 def names_no_software(text: str, start: int, word: str) -> bool:
     """Whether the noun after ``word`` names it a project, an event, a machine or a format."""
     return bool(_NOT_SOFTWARE_AFTER_RE.match(text, start + len(word)))
+
+
+def shaped_as_no_package(text: str, start: int, word: str) -> bool:
+    """Whether ``word`` and what is glued to it read as something other than a package: a unit
+    after an amount ("14,000 km2", "0.25 ps"), a grid with its spacing in degrees ("OM4
+    0.25 degree"), a trained model with its parameter count ("llama-3 70b"), an acronym made a
+    verb ("keeps OOMing") or an author cited with a year or "et al." ("(Wang 2015)", "Smith et
+    al."), a model named with its size ("bge-large-en") and its publisher before a slash. Asked
+    only of words no catalogue knows; a word so marked is quoted, never dropped."""
+    end = start + len(word)
+    glued = _GLUED_RE.match(text, start)  # "whisper-large" with its "-v3"
+    whole = glued.group(0).rstrip(".-") if glued else word
+    hub = _HUB_PATH_AFTER_RE.match(text, end)
+    if model_checkpoint(whole) or (hub is not None and model_checkpoint(hub.group("model"))):
+        return True  # "bge-large-en", "BAAI/bge-large-en-v1.5": weights and their publisher
+    unit = _MEASURED_AREA_RE.match(word) or MEASURED_AFTER_RE.fullmatch(word)
+    if unit and _AMOUNT_BEFORE_RE.search(text, max(0, start - 4), start):
+        return True
+    if _GRID_SPACING_AFTER_RE.match(text, end) or _PARAMETER_COUNT_AFTER_RE.match(text, end):
+        return True
+    if _ACRONYM_VERB_RE.match(word) or _AUTHOR_AFTER_RE.match(text, end):
+        return True
+    author = _AUTHOR_YEAR_RE.match(text, start)
+    return author is not None and author.group("who") == word
 
 
 _COUNT_BEFORE_RE = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})*(?:\.\d+)?[kKmM]?[^\S\n]+\Z")
@@ -797,7 +853,13 @@ _SITE_OPTION_BEFORE_RE = re.compile(
 )
 """A scheduler option whose value is a partition, an account, a QOS or a project ("-p
 gpu_long", "-A proj_x", "#PBS -q express", "#BSUB -P bio"): a place of the site."""
-_CLAUSE_BREAK_RE = re.compile(r"[.;:!?](?:\s|$)|\n|\b(?:using|with|via|through|in|then)\b", re.I)
+_CLAUSE_BREAK_RE = re.compile(
+    r"[.;:!?](?:\s|$)|\n[^\S\n]*(?:\n|[-*\u2022>#]|\d+[.)])|\b(?:using|with|via|through|in|then)\b",
+    re.I,
+)
+"""Where the clause of a verb of training or evaluating ends: a sentence's end, a blank line or
+a new bullet, or a tool preposition. A single line break is no break: prose wraps its lines
+("we evaluate (...our own\nSFT checkpoint) on MMLU")."""
 
 
 def named_as_data(text: str, start: int, word: str) -> bool:

@@ -49,6 +49,7 @@ from endpoint_plugins.parsing.not_names import (
     placed_as_non_name,
     record_number,
     series_position,
+    shaped_as_no_package,
 )
 from endpoint_plugins.parsing.scanner import (
     FLAGS,
@@ -736,10 +737,11 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
             return False  # "Nature 2013", "simulates 2.3 million", "frames 1-2400"
         if data_source(scanner.original, m.start("name"), name):
             return False  # "GTEx v8 samples", "BraTS 2023 + KiTS23 data": a data set's release
-        if near_catalogue_name(name) is None and named_as_data(
-            scanner.original, m.start("name"), name
+        if near_catalogue_name(name) is None and (
+            named_as_data(scanner.original, m.start("name"), name)
+            or shaped_as_no_package(scanner.original, m.start("name"), name)
         ):
-            return False  # "trained on BraTS 2023", "the oasst1 v2 split": data, left unread
+            return False  # "trained on BraTS 2023", "OM4 0.25 degree", "(Wang 2015)": unread
         if not constraints or not (explicit or named or looks_like_version(m.group("spec"))):
             return False
         if _version_choice(draft, name.lower(), constraints, m):

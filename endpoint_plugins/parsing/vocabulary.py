@@ -45,6 +45,7 @@ from endpoint_plugins.parsing.not_names import (
     names_no_software,
     not_a_package,
     placed_as_non_name,
+    shaped_as_no_package,
     unit_typo,
 )
 from endpoint_plugins.parsing.scanner import Scanner, lookup, sentence_start, squash
@@ -466,6 +467,7 @@ def _not_software_here(text: str, start: int, word: str, named: bool) -> bool:
         or names_no_software(text, start, word)
         or counted_samples(text, start, word)
         or named_as_data(text, start, word)
+        or shaped_as_no_package(text, start, word)
     )
 
 
