@@ -51,7 +51,9 @@ _FABRIC_CHOICE_RE = re.compile(
 )
 """Fabrics offered as alternatives: "InfiniBand or Slingshot", "IB/OPA"."""
 _GENERATION_SPEED_RE = re.compile(
-    r"(?<=[a-z\s])(?:hdr|ndr|edr|fdr|xdr)\s+(?P<gbps>\d{2,3})(?![\w.])", FLAGS
+    r"(?<=[a-z\s])(?:hdr|ndr|edr|fdr|xdr)\s+(?P<gbps>\d{2,3})"
+    r"(?:\s*g(?:b|bit)?(?:/s|ps)?)?(?![\w.])",
+    FLAGS,
 )
 _ROCE_RE = re.compile(rf"(?<!\w){alternation(lexicon.RDMA_ETHERNET_WORDS)}{_NOUN}(?!\w)", FLAGS)
 _LOW_LATENCY_RE = re.compile(
@@ -62,6 +64,23 @@ _SPEED_RE = re.compile(
     rf"(?:(?P<unit>{alternation(lexicon.SPEED_UNITS_GBPS)})|(?P<gbe>gbe))(?![\w/])",
     FLAGS,
 )
+_NOT_LINK_BEFORE_RE = re.compile(
+    r"(?<![\w-])(?:stream|triad|memory|mem|hbm\w*|dram|ddr\d?|i/o|io|ior|io500|mdtest|"
+    r"read|reads|write|writes|disk|disks|storage|file\s*system|filesystem|fs|lustre|gpfs|"
+    r"beegfs|nvme|ssd|scratch|burst\s+buffer|pcie)(?!\w)"
+    r"(?:(?!network|interconnect|links?|fabric|infiniband|ib|ethernet|nics?|mpi|roce)"
+    r"[^.;!?\n]){0,30}$",
+    FLAGS,
+)
+"""Before a rate: memory or storage bandwidth ("STREAM triad 380 GB/s", "the Lustre does 40
+GB/s of reads"), not a network link's speed. Quoted, never read as a link speed nor dropped."""
+_LINK_AFTER_RE = re.compile(
+    r"\s*(?:\w+\s+)?(?:links?|network|interconnect|infiniband|ib|ethernet|nics?|fabric|"
+    r"roce|slingshot|omni-?path|opa)(?!\w)",
+    FLAGS,
+)
+"""After a rate: the link it measures ("a 25 Gb/s link", "100 Gb/s InfiniBand"), which
+outranks a memory or storage word before it."""
 
 _SPEED_BEFORE_FABRIC_RE = re.compile(
     r"(?<![\w.])(?P<num>\d{1,4})\s*g(?:b|bit)?(?!ib/)(?=\s*(?:infiniband|ib|ethernet|gbe|roce|"
@@ -301,6 +320,21 @@ _BUDGET_HINT_RE = re.compile(rf"\$|usd|budget|\d{_THOUSAND}?\s*(?:{_CURRENCY})",
 """What every match of :data:`_BUDGET_RE` contains: a dollar sign, "usd", "budget", or a
 currency right after the amount. Most requests name no money, and the full pattern tries each
 of its cost and limit words at every word."""
+_PAID_BEFORE_RE = re.compile(
+    r"(?<!\w)(?P<verb>cost|costs|costed|spent|paid|billed|charged|came\s+to|ran\s+(?:us\s+)?to)"
+    r"\s+(?:(?:us|me|them|the\s+group|about|around|roughly|approximately|approx\.?|nearly|"
+    r"almost|over|just|only|some|~)\s*)*(?:\$|us\$|usd\s*)?$",
+    FLAGS,
+)
+"""Before an amount: a price already paid ("a run of this size cost about $3k last year",
+"we spent $800 on it"). Not a cap on spending: a limit word ("under", "at most") in the
+same phrase makes it one."""
+_PAST_MARK_RE = re.compile(
+    r"(?<!\w)(?:last\s+(?:year|time|month|week|run|round|spring|summer|autumn|fall|winter)|"
+    r"previous(?:ly)?|ago|earlier|back\s+then|in\s+20\d\d|was|were|had|did)(?!\w)",
+    FLAGS,
+)
+"""A past time near "cost" ("cost $3k last year"): "cost" alone could be a present price."""
 _CARDINALS = {
     "a": 1,
     **{w: 1 + i for i, w in enumerate("one two three four five six seven eight nine".split())},
@@ -347,6 +381,11 @@ def extract_network(scanner: Scanner, draft: Draft) -> None:
         return True
 
     def speed(m: re.Match[str]) -> bool:
+        if _NOT_LINK_BEFORE_RE.search(
+            scanner.original, max(0, m.start() - 60), m.start()
+        ) and not _LINK_AFTER_RE.match(scanner.original, m.end()):
+            draft.unresolved.append(" ".join(m.group(0).split()))  # memory or disk bandwidth
+            return True
         factor = 1.0 if m.group("gbe") else lexicon.SPEED_UNITS_GBPS[_unit_key(m.group("unit"))]
         value = round(float(m.group("num")) * factor, 6)
         if not in_range(value, 1e-6, MAX_SPEED_GBPS):
@@ -576,6 +615,8 @@ def extract_budget(scanner: Scanner, draft: Draft) -> None:
         kilo = any(m.group(f"k{i}") for i in (1, 2, 3))
         if amount is None:
             return False
+        if _paid(scanner.text, m):
+            return False  # "it cost $3k last year": a past price, left quoted
         digits = re.sub(r"[,'\s\u2009\u202f\u00a0]", "", amount)
         value = round(float(digits) * (1000 if kilo else 1), 2)
         if not in_range(value, 0, MAX_BUDGET_USD):
@@ -600,6 +641,23 @@ def extract_budget(scanner: Scanner, draft: Draft) -> None:
     if "dollars" in lowered or "usd" in lowered or "bucks" in lowered:
         scanner.take(_WORD_MONEY_RE, money_in_words)
     scanner.take(_FREE_RE, free)
+
+
+def _paid(text: str, m: re.Match[str]) -> bool:
+    """Whether a money match is a price already paid, not a limit (see
+    :data:`_PAID_BEFORE_RE`): a cost verb right before the amount, no limit word, and a
+    verb of the past or a past time in the same sentence."""
+    if re.search(rf"(?<!\w){_LIMIT}(?!\w)|budget|max|limit|tops|or\s+less", m.group(0), FLAGS):
+        return False
+    start = next(m.start(f"a{i}") for i in (1, 2, 3) if m.group(f"a{i}"))
+    paid = _PAID_BEFORE_RE.search(text, max(0, start - 60), start)
+    if paid is None:
+        return False
+    if not paid.group("verb").lower().startswith("cost"):
+        return True  # "spent", "paid", "billed": always past
+    sentence = re.split(r"[.;!?]\s|\n\s*\n", text[max(0, start - 120) : m.end() + 80])
+    near = next((part for part in sentence if m.group(0) in part), "")
+    return bool(_PAST_MARK_RE.search(near))
 
 
 def _set_budget(draft: Draft, value: float, text: str) -> None:

@@ -827,6 +827,14 @@ _DEADLINE_KEYS = frozenset(
     finishedby mustbedoneby""".split()
 )
 """Keys whose value is the time the results are needed by (``must_finish_by``)."""
+_WITHIN_KEY_RE = re.compile(
+    r"(?:(?:complete|completed|finish|finished|done|results?|ready|needed|due|deadline|"
+    r"turnaround)(?:within|in)?|within|(?:complete|finish|done|ready)(?:within|in))"
+    r"(?P<unit>hours|hrs|h|days|d|minutes|mins)"
+)
+"""A key that gives the deadline as a span from now and names its unit
+(``complete_within_hours: 24``, ``deadline_days = 3``, ``due_in_h``): a deadline, never a
+walltime (``max_hours`` is the walltime)."""
 
 
 _SELECT_RE = re.compile(
@@ -1063,6 +1071,9 @@ class _Pairs:
         if key in _CPUS_PER_TASK_KEYS and (n := _count(value)):
             self.cpus_per_task = Mention(n, text)
             return True
+        within = _WITHIN_KEY_RE.fullmatch(squash(raw_key.replace(".", "")))
+        if within and re.fullmatch(r"\d{1,4}(?:\.\d+)?", value.strip()):
+            return self._deadline(f"{value.strip()} {within.group('unit')}", text)
         if key in _DEADLINE_KEYS:
             tail = _DEADLINE_CLOCK_AFTER_RE.match(self.scanner.text, m.end())
             if (

@@ -101,13 +101,25 @@ _RUN_FOR_RE = re.compile(
     r"(?!\s+of\s+(?!(?:wall|compute|computing|computations?|calculations?|runs?|running|"
     r"processing|cpu|gpu|work|time|"
     r"real[\s-]time(?=\s*(?:[.,;:!?)]|$|\s(?:on|in|for|and|with|per|or|so|each|max)(?!\w)))|"
-    rf"simulation|training|{_CATALOGUED_NAMES})\b)[a-z])",
+    rf"simulation|training|{_CATALOGUED_NAMES})\b)"
+    r"(?![\w.+-]+(?:\s+v?\d[\w.]*)?\s+(?:runs?|jobs?|simulations?|calculations?|computations?|"
+    r"benchmarks?|benchmarking|rendering|training|processing|analysis|sampling)(?!\w))[a-z])",
     FLAGS,
 )
 """A duration is a run time unless it measures something else: "800 hours of speech". "14
 hours of real time" and "5h of runs" measure the run itself; "800 hours of real-time audio"
 does not."""
 
+_RESTATED_RE = re.compile(
+    r"(?<!\w)(?:a\s+)?(?:couple|few|several|handful|number|pair)\s+(?:of\s+)?"
+    rf"(?P<unit>{_LONG_UNIT})(?!\w)\s*(?:\(\s*|,\s*|\s[-–—]\s*)"
+    r"(?:say|maybe|probably|perhaps|likely|about|around|roughly|approx\.?|i\.e\.,?|~)\s*"
+    r"(?P<n>\d{1,3}(?:[.,]5)?)(?!\s*(?:[a-z%]|\d))(?:\s+or\s+so)?",
+    FLAGS,
+)
+"""A vague run time restated by a bare number ("a couple of hours (say 3)", "a few days,
+maybe 4", "several hours (~5)"): the number counts the unit just named and is what is asked.
+A number with a unit of its own ("a few hours, say 3 hours") is read by the other patterns."""
 _BARE_HMS_RE = re.compile(
     r"(?<![\w:./-])(?P<hms>\d{1,3}-\d{1,2}:[0-5]\d:[0-5]\d"
     r"|\d{1,3}:[0-5]\d:[0-5]\d(?=\s+(?:per|each|for\s+(?:each|every|the))\s+(?:run|job)s?(?!\w)))"
@@ -292,7 +304,8 @@ _WHEN = (
     rf"|(?P<hol>{_HOLIDAY})"
     rf"|{_NUMERIC_DATE}|{_SHORT_DATE}"
     rf"|(?:(?P<wmod>next|this|coming)\s+)?(?P<wd>{_WEEKDAY})\.?(?P<nextweek>\s+(?:of\s+)?next\s+week)?)"
-    rf"(?:(?:,?\s+(?:at\s+)?(?P<time1>{_TIME})|{_AT_HOUR}){_tz('tz1')}|{_DAY_END})?"
+    rf"(?:(?:,?\s+(?P<dpart>morning|afternoon|evening)(?!\w))?"
+    rf"(?:,?\s+(?:at\s+)?(?P<time1>{_TIME})|{_AT_HOUR}){_tz('tz1')}|{_DAY_END})?"
     rf"|(?P<time2>{_TIME}){_tz('tz2')}"
     rf"(?:\s+(?P<rel2>today|tonight|tomorrow|tom+or+ow|tmrw)"
     rf"|{_DATE_AFTER_TIME}|\s+(?:on\s+)?(?:this\s+|next\s+)?(?P<wd2>{_WEEKDAY}))?"
@@ -336,6 +349,30 @@ _NOT_BEFORE_DATE_RE = re.compile(
 )
 """Before "before <date>": "not before Friday", "do not start before Monday", "won't be ready
 before the 9th" give the earliest start, never a deadline."""
+_EVENT_CLOCK_AFTER_RE = re.compile(
+    r"(?P<own>['’]s(?:\s+(?!(?:and|or|but|so|because|we|i|it|at|on|the)(?!\w))"
+    r"[a-z][a-z-]*){1,3})?"
+    r"(?:\s*\(\s*(?:(?:it|that)\s*(?:['’]s|\s+is|\s+starts|\s+begins)\s+|"
+    r"(?:starts|begins|starting|beginning)\s+)?(?:at\s+)?"
+    r"|,?\s+(?:which|that|it)\s+(?:starts|begins|is|opens)\s+at\s+)"
+    rf"(?P<clock>{_TIME}){_tz('zone')}\s*(?:\)|[.,;!?]|$)",
+    FLAGS,
+)
+"""After "before <event> on <day>" or "before <day>'s <event>": the hour the event starts,
+said in a clause or parentheses of its own ("before the meeting on 10.12., which starts at
+9:00 CET", "before Friday's lab meeting (it's at 2pm)"). The results are needed by that hour,
+not by the start of the day."""
+_STATE_UNTIL_BEFORE_RE = re.compile(
+    r"(?:(?<!\w)(?:is|are|was|were|be|been|stays?|remains?|keeps?)|['’](?:s|m|re))\s+"
+    r"(?:(?:still|very|pretty|fairly|mostly|completely|fully|totally|quite|all)\s+)?"
+    r"(?:quiet|busy|full|empty|down|closed|offline|online|open|away|out|off|idle|free|"
+    r"available|unavailable|reserved|booked|congested|drained|frozen|paused|"
+    r"in\s+maintenance|under\s+maintenance|on\s+(?:leave|holiday|vacation))\s*$",
+    FLAGS,
+)
+"""Before "until <day>": how something stays until then ("the queue is quiet until
+Thursday", "I'm away until Monday", "the file system is down until the 3rd"): a state that
+lasts, never the day the results are needed. Left unread, so it stays quoted."""
 _DEADLINE_IS_RE = re.compile(
     r"deadline\s+for\s+(?:the\s+|our\s+|my\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:is|will\s+be)"
     rf"\s+{_ON_DATE}",
@@ -470,9 +507,16 @@ def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
     def about_reply(m: re.Match[str]) -> bool:
         return bool(_REPLY_BEFORE_RE.search(scanner.text, max(0, m.start() - 50), m.start()))
 
+    def state_until(m: re.Match[str]) -> bool:
+        return m.group(0)[:1].lower() in "ut" and bool(
+            _STATE_UNTIL_BEFORE_RE.search(scanner.text, max(0, m.start() - 40), m.start())
+        )
+
     def absolute(m: re.Match[str]) -> bool:
         if about_reply(m):
             return True  # "hearing back by Friday": read, and no deadline
+        if state_until(m):
+            return False  # "the queue is quiet until Thursday": a state, not a deadline
         try:
             when = _resolve(m, now, before=bool(m.groupdict().get("before")))
         except (ValueError, OverflowError):
@@ -485,7 +529,17 @@ def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
         if when is None and (m.group("n1") or m.group("sa") or m.group("dd")):
             draft.unresolved.append(" ".join(m.group(0).split()))  # "by 03/04/2026": which?
             return True
+        if when is not None and m.groupdict().get("before") and not _said_clock(m):
+            when = _event_clock(m, when, now)  # "before Friday's meeting (it's at 2pm)"
         return _set_deadline(draft, when, m.group(0), earliest=True)
+
+    def timed_event_follows(m: re.Match[str]) -> bool:
+        """ "before the 16:00 review tomorrow": the hour is the event's, the day comes after
+        it, so the event pattern reads the phrase whole rather than "before 16:00" today."""
+        if not (m.group("time2") and m.groupdict().get("before")) or _day_said(m):
+            return False
+        event = _BEFORE_EVENT_RE.match(scanner.text, m.start())
+        return bool(event and event.group("event_time") and _day_said(event))
 
     def relative(m: re.Match[str]) -> bool:
         if about_reply(m):
@@ -515,10 +569,12 @@ def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
     def weekday(m: re.Match[str]) -> bool:
         if about_reply(m):
             return True
+        if state_until(m):
+            return False
         return _set_deadline(draft, _weekday_deadline(m, now), m.group(0), earliest=True)
 
     scanner.take(_COB_DAY_RE, weekday)
-    scanner.take(_DEADLINE_RE, absolute)
+    scanner.take(_DEADLINE_RE, lambda m: not timed_event_follows(m) and absolute(m))
     scanner.take(
         _BEFORE_EVENT_RE,
         lambda m: (
@@ -592,8 +648,19 @@ def extract_walltime(scanner: Scanner, draft: Draft) -> None:
             draft.compute.walltime.append(mention)
         return True
 
+    def restated(m: re.Match[str]) -> bool:
+        seconds = duration_seconds(f"{m.group('n').replace(',', '.')} {m.group('unit')}")
+        if seconds is None or not 1 <= seconds <= MAX_WALLTIME_S:
+            return False
+        if _weak(scanner.text, m.start()):
+            weak.append(Mention(seconds, m.group(0)))  # "it took a few hours (about 3)"
+        else:
+            draft.compute.walltime.insert(0, Mention(seconds, m.group(0)))
+        return True
+
     weak: list[Mention[int]] = []
     unlikely: list[Mention[int]] = []
+    scanner.take(_RESTATED_RE, restated)
     scanner.take(_WALLTIME_RE, handle)
     scanner.take(_WALLTIME_AFTER_RE, handle)
     scanner.take(_RUN_FOR_RE, handle)
@@ -808,6 +875,8 @@ def _resolve(m: re.Match[str], now: datetime, *, before: bool) -> datetime | Non
     at = _clock(clock) if clock else None
     if clock and at is None:
         return None
+    if at is not None and at.hour < 12 and (m.groupdict().get("dpart") or "").lower() in _PM_PARTS:
+        at = at.replace(hour=at.hour + 12)  # "Friday afternoon 3 o'clock" is 15:00
     if m.group("rel3"):
         at = _REL_TIMES["cob" if squash(m.group("rel3")).startswith(("cob", "close")) else "eod"]
     day = _day(m, now, before=before)
@@ -830,6 +899,42 @@ def _resolve(m: re.Match[str], now: datetime, *, before: bool) -> datetime | Non
     return when
 
 
+def _said_clock(m: re.Match[str]) -> bool:
+    """Whether a matched deadline phrase names its time of day itself."""
+    groups = m.groupdict()
+    return any(
+        groups.get(g) for g in ("time1", "time2", "hour1", "hour2", "event_time", "hh", "rel3")
+    )
+
+
+def _day_said(m: re.Match[str]) -> bool:
+    """Whether a matched deadline phrase names a day (not only a time of day)."""
+    groups = m.groupdict()
+    return any(
+        groups.get(g)
+        for g in ("y", "rel", "rel2", "wd", "wd2", "hol", "day1", "day2", "day3", "day5", "day6")
+        + ("n1", "dd", "sa")
+    )
+
+
+def _event_clock(m: re.Match[str], when: datetime, now: datetime) -> datetime:
+    """The day of ``when`` at the hour its event starts, when the text says it right after the
+    phrase (see :data:`_EVENT_CLOCK_AFTER_RE`); ``when`` itself otherwise. A bare possessive
+    day ("before Friday (2pm)") is not an event: only "'s <event>" or a phrase that already
+    named the event counts."""
+    found = _EVENT_CLOCK_AFTER_RE.match(m.string, m.end())
+    if found is None or not (found.group("own") or m.re is _BEFORE_EVENT_RE):
+        return when
+    at = _clock(found.group("clock"))
+    if at is None:
+        return when
+    zone = _zone(found.group("zone")) or now.tzinfo
+    return datetime.combine(when.date(), at, tzinfo=zone).astimezone(now.tzinfo)
+
+
+_PM_PARTS = ("afternoon", "evening")
+"""A part of the day between a day and its hour ("Monday morning 8 o'clock", "Thursday
+afternoon at 3"): after noon for these two, so a bare hour is read on the 24-hour clock."""
 _END_OF_DAY = time(23, 59, 59)
 _REL_TIMES = {
     "cob": time(17, 0),
