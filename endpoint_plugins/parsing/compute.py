@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.draft import Count, Draft, Mention
@@ -558,10 +558,15 @@ _COMPUTE_WORD_RE = re.compile(
 )
 _MEMORY_NAMES = ("memory",)
 _MEMORY_TYPO_RE = re.compile(
-    rf"(?<!\w)(?P<word>m[a-z]{{4,6}})\s*[:=]?\s*(?:of\s+)?{SIZE}(?P<scope>{PER_NODE})?", FLAGS
+    rf"(?<!\w)(?P<word>m[a-z]{{4,6}})\s*[:=]?\s*(?:of\s+)?"
+    r"(?:(?:at\s+least|about|around|approximately|roughly|~|min(?:imum)?)\s*)?"
+    rf"{SIZE}{_MEMORY_SCOPE}",
+    FLAGS,
 )
+"""A misspelt memory word, then a size and its scope, as for the word spelt right: "memmory at
+least 512 GB", "Memery: 2 TB over the hole job" (the whole job's), "memroy 4 GB per core"."""
 _MEMORY_TYPO_AFTER_RE = re.compile(
-    rf"{SIZE}\s*(?:of\s+)?(?P<word>m[a-z]{{4,6}})(?!\w)(?P<scope>{PER_NODE})?", FLAGS
+    rf"{SIZE}\s*(?:of\s+)?(?P<word>m[a-z]{{4,6}})(?!\w){_MEMORY_SCOPE}", FLAGS
 )
 """The size first, then the misspelt word: "256 GB memroy each"."""
 _SIZE_BEFORE_COMPUTE_RE = re.compile(
@@ -1212,7 +1217,7 @@ def _fuzzy_unit(
     per_node = _SLASH_NODE_RE.match(m.string, m.end())
     if word in _PHYSICAL_UNITS or (m.string[m.end() : m.end() + 1] in ("/", "^") and not per_node):
         return False  # "a 2 Gpc/h box": a unit of its own ("Gpc/h", "km^2"), not a misspelt one
-    unit = _unit_typo(word)
+    unit = _unit_typo(word) or _clipped_node(word, original, m.end())
     if unit is None:
         return False
     n, text = int(m.group("n")), m.group(0)
@@ -1224,6 +1229,8 @@ def _fuzzy_unit(
     if unit.startswith("node"):
         draft.compute.nodes.append(Mention(n, text))
         node_spans.append(m.span())  # "3 nodez, 96 cores": a count attached to it is per node
+        if word in ("nod", "nods"):
+            _size_clipped_node(draft, original, m.end())
         return True
     each = (
         bool(m.group("each") or per_node)
@@ -1247,6 +1254,38 @@ def _fuzzy_unit(
     else:
         draft.compute.gpus.append(Count(n, text, per_node=each))
     return True
+
+
+_SIZED_AFTER_RE = re.compile(
+    r"\s*,?\s*(?:with|w/|whith|wiht|of|x|\u00d7|\*)\s*(?P<n>\d{1,5})\s*-?\s*(?P<w>[a-z]{3,8})(?![\w-])",
+    FLAGS,
+)
+
+
+def _clipped_node(word: str, original: str, end: int) -> str | None:
+    """ "1 nod with 64 cors": "nod" is an English word, so no typo of "node" by itself, but a
+    count of them sized by cores or GPUs right after is a node count (read in the original
+    text: the cores may have been read already)."""
+    if word not in ("nod", "nods"):
+        return None
+    sized = _SIZED_AFTER_RE.match(original, end)
+    if sized is None:
+        return None
+    unit = sized.group("w").lower()
+    unit = unit if unit in _FUZZY_UNITS else _unit_typo(unit)
+    return "nodes" if unit and unit.startswith(("core", "gpu")) else None
+
+
+def _size_clipped_node(draft: Draft, original: str, end: int) -> None:
+    """ "1 nod w/ 48 cores": the cores, read already as a count with no scope, size the node."""
+    sized = _SIZED_AFTER_RE.match(original, end)
+    if sized is None:
+        return
+    amount = " ".join(original[sized.start("n") : sized.end()].split())
+    for counts in (draft.compute.cores, draft.compute.gpus):
+        for i, count in enumerate(counts):
+            if not count.per_node and not count.total and " ".join(count.text.split()) == amount:
+                counts[i] = replace(count, per_node=True)
 
 
 def _misspelt_compute(amounts: str) -> bool:

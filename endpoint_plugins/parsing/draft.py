@@ -91,6 +91,9 @@ class Draft:
     """Groups of package names (keys of ``software``) of which any one will do."""
     version_choices: list[tuple[str, list[str]]] = field(default_factory=list)
     """"python 3.10 or 3.11": a package and the exact versions any of which will do."""
+    variant_choices: list[tuple[str, list[str]]] = field(default_factory=list)
+    """"WarpX, either the CUDA build or the HIP build": a package and the builds any of which
+    will do (requiring both would turn away every site, none builds it both ways at once)."""
     name_spans: list[tuple[int, int]] = field(default_factory=list)
     """Text spans whose words name packages (the value of ``software=``), for the open
     vocabulary."""
@@ -305,6 +308,7 @@ class Draft:
         packages that are only named as alternatives are left to :meth:`build_alternatives`."""
         grouped = {name for group in self.alternatives for name in group}
         grouped |= {name for name, _ in self.version_choices}
+        grouped |= {name for name, _ in self.variant_choices}
         built_in = {v[1:] for vs in self.variants.values() for v in vs if v.startswith("+")}
         return tuple(
             self._requirement(name)
@@ -339,6 +343,13 @@ class Draft:
                 for v in versions
             )
             choices.append(SoftwareChoice(any_of=options))
+        for name, variants in self.variant_choices:
+            constraints = _most_precise(self.software.get(name, []))
+            builds = tuple(
+                SoftwareRequirement(name=name, constraints=constraints, variants=(v,))
+                for v in variants
+            )
+            choices.append(SoftwareChoice(any_of=builds))
         return tuple(choices)
 
     def _requirement(self, name: str) -> SoftwareRequirement:

@@ -122,10 +122,17 @@ _OR_VERSION = (
     r"(?P<orver>(?:\s*,\s*(?:version\s+|v)?\d{1,4}(?:\.\d[\w.]{0,20})?(?![\w.])){0,4}"
     r"\s*,?\s*or\s+(?:version\s+|v)?\d{1,4}(?:\.\d[\w.]{0,20})?(?![\w.])"
     r"(?!\s*(?:-\s*)?(?:nodes?|cores?|cpus?|gpus?|ranks?|tasks?|threads|hours?|hrs?|h|days?|"
-    r"min(?:ute)?s?|gb|tb|g|x)(?!\w)))?"
+    r"min(?:ute)?s?|gb|tb|g|x)(?!\w))"
+    r"|\s*(?:\(|,|;|-{1,2}|\u2013|\u2014)\s*(?:but\s+|though\s+)?(?:version\s+|v)?"
+    r"\d{1,4}(?:\.\d[\w.]{0,20})?(?![\w.])\s+"
+    r"(?:(?:is|are|would\s+be|will\s+be|would|will|should|could|can|does)\s+)?"
+    r"(?:(?:also|equally)\s+(?:fine|ok|okay|acceptable|good|usable|works?|do|be\s+fine)"
+    r"|(?:fine|ok|okay|acceptable|good|works?|would\s+(?:work|do)|will\s+do)\s+"
+    r"(?:too|as\s+well))(?![\w'\u2019]))?"
 )
 """More exact versions of the same package: "python 3.9, 3.10 or 3.11", "gcc 12 or 13" (not
-"lammps 2 or 4 nodes": a unit after the number makes it a count)."""
+"lammps 2 or 4 nodes": a unit after the number makes it a count), or one more offered as
+acceptable too: "TensorFlow 2.15 (2.16 also fine)", "gcc 12, 13 works too"."""
 _CATALOGUE_RE = re.compile(
     rf"{WORD_START}{_PRE_OP}(?P<name>{_CATALOGUED})"
     rf"(?P<attached>\d[\d.]{{0,20}})?{WORD_END}{_WITH_SPEC}{_OR_VERSION}",
@@ -282,16 +289,27 @@ _PREFIX_VARIANT_RE = re.compile(
 """Variants before the name: "CUDA-enabled GROMACS", "a CUDA build of GROMACS", "a CUDA build
 of ParFlow" (an uncatalogued name when it is shaped like one, see :func:`_variant_owner`), and
 the variant glossing a kind of build in brackets: "a parallel (MPI) build of HDF5"."""
+_BUILD_CHOICE_RE = re.compile(
+    rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*[,:;(]?\s*"
+    r"(?:(?:and\s+)?either\s+)?(?:the\s+|a\s+|an\s+|its\s+)?"
+    rf"(?P<v1>{_VARIANT_WORDS})[\s-]+(?:build|version|variant|flavou?r)\s+or\s+"
+    rf"(?:the\s+|a\s+|an\s+|its\s+)?(?P<v2>{_VARIANT_WORDS})[\s-]+"
+    r"(?:build|version|variant|flavou?r)(?!\w)",
+    FLAGS,
+)
+"""Two builds of the package just named, either one fine: "WarpX 24.08, either the CUDA build
+or the HIP build". Read as two packages (CUDA and HIP) both would be required."""
 _BUILD_IS_RE = re.compile(
-    rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*,?\s*(?:(?:which|that)\s+)?"
-    r"(?:must|should|has\s+to|have\s+to|needs\s+to|need\s+to|will\s+have\s+to|is\s+to)\s+be\s+"
+    rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*[,;]?\s*"
+    r"(?:(?:which|that|(?:and|but)\s+it|it)\s+)?(?:must|should|has\s+to|have\s+to|needs\s+to|need\s+to|will\s+have\s+to|is\s+to)\s+be\s+"
     rf"(?:the|a|an|its)\s+(?P<v>{_VARIANT_WORDS})[\s-]+(?:enabled\s+|accelerated\s+)?"
     r"(?:build|version|variant|flavou?r|one)(?!\w)",
     FLAGS,
 )
 """A variant stated as what the package must be: "GROMACS must be the CUDA build", "LAMMPS
 has to be a Kokkos-enabled build". Only a must: "GROMACS is the CUDA build" may describe what
-a site has, not what the job needs."""
+a site has, not what the job needs. "it" right after the name points back to it: "marian-nmt
+1.12, and it must be the CUDA build"."""
 _BUILD_IS_HINT_RE = re.compile(
     r"\s+be\s+(?:the|a|an|its)\s+[\w-]+[\s-]+(?:\w+\s+)?(?:build|version|variant|flavou?r|one)(?!\w)",
     FLAGS,
@@ -531,6 +549,19 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
 
     if _DATED_HINT_RE.search(scanner.text):
         scanner.take(_DATED_RELEASE_RE, dated)
+
+    def build_choice(m: re.Match[str]) -> bool:
+        first, second = _variant(m.group("v1")), _variant(m.group("v2"))
+        found = m.group("name")
+        name = _canonical(found) or (found.lower() if m.group("spec") else None)
+        if first == second or name is None:
+            return False
+        draft.add_software(name, _constraints(m), m.span())
+        draft.variant_choices.append((name, [f"+{first}", f"+{second}"]))
+        return True
+
+    if " or " in scanner.text.lower():
+        scanner.take(_BUILD_CHOICE_RE, build_choice)
 
     def packages(m: re.Match[str]) -> bool:
         said = [
@@ -935,10 +966,20 @@ def _either_one(
         start = sentence_start(_SENTENCE_END_RE, original, m.start())
         if _NEGATED_RE.search(original, max(start, m.start() - 30), m.start()):
             continue  # "we don't think either is fine"
-        if _OR_WORD_RE.search(original, start, m.start()):
+        named = [sp for sp in spans if start <= sp[0] < m.start()]
+        names = list(dict.fromkeys(n for _, _, n in named))
+        if len(names) != 2:
+            continue
+        first_end = next(e for _, e, n in named if n == names[0])
+        second_at = next(s for s, _, n in named if n == names[1])
+        if any(
+            not first_end <= o.start() < second_at
+            for o in _OR_WORD_RE.finditer(original, start, m.start())
+        ):
             continue  # "runs on CPU or on GPUs; either is fine": the choice is the "or"
-        names = list(dict.fromkeys(n for s, _, n in spans if start <= s < m.start()))
-        if len(names) == 2 and not grouped & set(names):
+        # an "or" between the two ("use MrBayes 3.2.7 again or try RevBayes 1.2; either one is
+        # fine") is the same choice in other words
+        if not grouped & set(names):
             found.append(names)
             grouped.update(names)
     return found

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime
 
 import yaml
@@ -58,22 +58,17 @@ def flatten_json(text: str) -> str:
     lists are joined with commas. Text that is not valid JSON is left exactly as it was.
     """
     if "{" in text:
-        text = _FLOW_MAP_RE.sub(_flow_map_lines, text)
+        documents = _json_spans(text)
+        text = _FLOW_MAP_RE.sub(
+            lambda m: m.group(0) if _inside(m, documents) else _flow_map_lines(m), text
+        )
     if "|" in text:
         text = _TABLE_ROW_RE.sub(r"\g<key>: \g<value>", text)
+    if "[" in text:
+        text = _TOML_TABLE_RE.sub(_package_table_lines, text)
     out: list[str] = []
     pos = 0
-    decoder = json.JSONDecoder()
-    for match in _JSON_START_RE.finditer(text):
-        start = match.start()
-        if start < pos:
-            continue
-        try:
-            value, end = decoder.raw_decode(text[: start + MAX_JSON_CHARS], start)
-        except (json.JSONDecodeError, RecursionError, ValueError):
-            continue
-        if not isinstance(value, dict | list) or not value:
-            continue
+    for start, end, value in _json_documents(text):
         before = text[pos:start]
         keyed = _LIST_KEY_RE.search(before) if isinstance(value, list) else None
         if keyed:  # 'software = ["cobaya 3.5", "class"]': the list is the value of its key
@@ -106,6 +101,83 @@ _FLOW_MAP_RE = re.compile(
 ``- {package: bwa-mem2, version: ["2.2.1"]}``."""
 
 
+_TOML_TABLE_RE = re.compile(
+    r"^[ \t]*\[[ \t]*(?P<table>[A-Za-z][\w.-]{0,30})[ \t]*\][ \t]*\n"
+    r"(?P<body>(?:[ \t]*+(?!\[).*(?:\n|$)){1,60})",
+    re.M,
+)
+"""A TOML table and its lines, up to the next table: ``[software]`` then ``pytorch = "2.4"``."""
+_TOML_PACKAGE_RE = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<name>[A-Za-z][\w.+-]{0,40})[ \t]*=[ \t]*"
+    r"(?:\"(?P<dq>[^\"\n]{0,200})\"|'(?P<sq>[^'\n]{0,200})'|(?P<num>\d[\d.]{0,20}))[ \t]*$",
+    re.M,
+)
+_ANY_VERSION_RE = re.compile(r"\*|any|latest|newest|current|recent|default|whatever", re.I)
+_FORM_KEYS = frozenset("name names spec package version versions".split())
+
+
+def _package_table_lines(m: re.Match[str]) -> str:
+    """Under a TOML table of packages (``[software]``) each key is a package and its value
+    says which one: ``pytorch = "2.4, ROCm build"``, ``apex = "any"``. Read as a form key, the
+    package's name was blanked and only the version kept (the build words, or the whole
+    package when the value held no version, were lost), so each line is rewritten as a
+    software line (``software: pytorch 2.4 (ROCm build)``) that the other readers know."""
+    if squash(m.group("table")) not in _SOFTWARE_KEYS:
+        return m.group(0)
+    header = m.group(0)[: m.start("body") - m.start()]
+    return header + _TOML_PACKAGE_RE.sub(_package_line, m.group("body"))
+
+
+def _package_line(m: re.Match[str]) -> str:
+    name = m.group("name")
+    if "_" in name or squash(name) in _FORM_KEYS | _BUILD_KEYS | _SOFTWARE_KEYS:
+        return m.group(0)  # "name = ...", "min_version = ...": keys of one package's form
+    value = (m.group("dq") or m.group("sq") or m.group("num") or "").strip()
+    version = re.match(r"(?:[<>=!~]=?\s*)?v?\d[^\s,]*(?:\s*,\s*[<>=!~]=?\s*\d[^\s,]*)*", value)
+    head = version.group(0) if version else ""  # ">=2023,<2025": a range stays one version
+    tail = value[len(head) :].strip(" ,;")  # no version first: every word says its build
+    if _ANY_VERSION_RE.fullmatch(tail):
+        tail = ""  # "apex = \"any\"": any version of it, still a package to have
+    build = f" ({tail})" if tail else ""
+    return f"{m.group('indent')}software: {name} {head}{build}".rstrip()
+
+
+def _json_documents(text: str) -> Iterator[tuple[int, int, object]]:
+    """Each whole JSON object or list in ``text`` (not empty), with where it starts and ends."""
+    decoder = json.JSONDecoder()
+    pos = 0
+    for match in _JSON_START_RE.finditer(text):
+        start = match.start()
+        if start < pos:
+            continue
+        try:
+            value, end = decoder.raw_decode(text[: start + MAX_JSON_CHARS], start)
+        except (json.JSONDecodeError, RecursionError, ValueError):
+            continue
+        if isinstance(value, dict | list) and value:
+            yield start, end, value
+            pos = end
+
+
+def _json_spans(text: str) -> list[tuple[int, int]]:
+    """Where whole JSON objects and lists stand in ``text``.
+
+    A line of a JSON document (``{"name": "GROMACS", "version": "2024"},``) looks like a YAML
+    flow mapping too; rewriting it first would break the document around it, and then none of
+    the document's other keys (nodes, walltime, budget) would be read.
+    """
+    return [(start, end) for start, end, _ in _json_documents(text)]
+
+
+def _inside(m: re.Match[str], spans: list[tuple[int, int]]) -> bool:
+    """The flow mapping lies within a larger JSON document (not the whole of it)."""
+    brace = m.start("body") - 1
+    return any(
+        start <= brace and m.end() <= end and (start, end) != (brace, m.end())
+        for start, end in spans
+    )
+
+
 def _flow_map_lines(m: re.Match[str]) -> str:
     """The mapping as ``key: value`` lines, as a JSON object is written; kept when it is not
     YAML."""
@@ -120,7 +192,19 @@ def _flow_map_lines(m: re.Match[str]) -> str:
     return "\n".join(indent + line for line in _json_lines(value, key))
 
 
+_CHOICE_KEY_RE = re.compile(
+    r"^(?P<base>.*?)[_.\s-]*(?:any[_\s-]?of|one[_\s-]?of|either(?:[_\s-]?of)?|alternatives)$", re.I
+)
+"""A key whose list offers a choice (``"software_any_of": ["GROMACS 2023.4", "AMBER 24"]``):
+any one item will do, as with "or" in a sentence; a plain list of packages needs them all."""
+
+
 def _json_lines(value: object, key: str = "") -> list[str]:
+    choice = _CHOICE_KEY_RE.match(key) if isinstance(value, list) and len(value) > 1 else None
+    if choice and all(isinstance(v, str) or _is_package(v) for v in value):  # type: ignore[union-attr]
+        assert isinstance(value, list)
+        items = [_package_text(v) if _is_package(v) else _scalar(v) for v in value]
+        return [f"{choice['base'] or 'software'}: " + " or ".join(items)]
     if isinstance(value, list) and value and all(_is_package(v) for v in value):
         return [f"{key or 'software'}: " + ", ".join(_package_text(v) for v in value)]
     if _is_package(value) and key:
@@ -202,7 +286,11 @@ _MORE_SIGNED_RE = re.compile(r"(?:,[+~][a-z][a-z0-9_-]*)+(?![\w.@])", re.I)
 def _build_text(value: dict[object, object]) -> tuple[str, str]:
     """A package object's build keys as Spack variants (``+cuda``) and the words no variant
     names, which stay in the text to be read or quoted."""
-    words = " ".join(_scalar(v) for k, v in value.items() if k in _BUILD_KEYS)
+    words = " ".join(
+        " ".join(_scalar(x) for x in (v if isinstance(v, list) else [v]))  # ["+cuda", "+mpi"]
+        for k, v in value.items()
+        if k in _BUILD_KEYS
+    )
     signed = " ".join(_SIGNED_RUN_RE.findall(words))  # "+mpi+hl": Spack's own words
     variants = [v.lower() for v in _SIGNED_RE.findall(signed)]
     rest: list[str] = []
@@ -254,7 +342,9 @@ def _package_text(value: object) -> str:
         return f"{value['name']}{variants}@{version} {rest}".strip()
     if variants and not version:
         return f"{value['name']}{variants} {rest}".strip()
-    return f"{value['name']} {version} {variants} {rest}".strip()
+    if variants:  # "gromacs >=2023,<2025 (+cuda)": a range, then the build in brackets
+        return f"{value['name']} {version} ({variants}) {rest}".strip()
+    return f"{value['name']} {version} {rest}".strip()
 
 
 def _scalar(value: object) -> str:
@@ -982,6 +1072,8 @@ class _Pairs:
             key = m.group("key")
             if _node_section(self.scanner.original, m.start("key")):
                 key = f"per_node_{key}"  # "per_node:\n  cores: 50": 50 cores on each node
+            elif squash(key) in _CHILD_KEYS and (parent := _section(self.scanner.original, m)):
+                key = f"{parent}_{key}"  # "gpu:\n  count: 8" is gpu_count, as in JSON
             return self._apply(m, key, value, unknown="prose")
         # "ramMin: 144000  # MiB": a comment may name the value's unit; other words in it
         # stay in the text for the other readers
@@ -1177,6 +1269,15 @@ class _Pairs:
         if not is_text and squash(value) in _REQUIRED_VALUES:
             if key in _FEATURE_KEYS and blank and "value" in m.re.groupindex:
                 # "infiniband = required", "container: yes": the key is the prose readers' word
+                self.scanner.blank(m.start("value"), m.end())
+                return False
+            last = _feature_suffix(raw_key.strip())
+            if last and blank and "value" in m.re.groupindex and m.group("key") == raw_key:
+                # "interconnect_rdma: yes" ({"interconnect": {"rdma": true}}): the last part
+                # is the prose readers' word, the section before it only groups it
+                self.scanner.blank(
+                    m.start("key"), m.start("key") + len(raw_key.strip()) - len(last)
+                )
                 self.scanner.blank(m.start("value"), m.end())
                 return False
             # "nvlink = required", "ecc: true": a feature asked for that no field holds. Left
@@ -1401,19 +1502,48 @@ _SECTION_RE = re.compile(r"^(?P<indent>[ \t]*)(?P<key>[A-Za-z][\w .-]{0,30}?)[ \
 def _node_section(text: str, key_at: int) -> bool:
     """Whether an indented YAML key sits in a section that scopes it to each node
     (``per_node:``, ``each node:``): the key's amount is then per node."""
+    section = _enclosing_section(text, key_at, " \t-")
+    words = _key_words(section) if section else []
+    return (
+        len(words) == 2
+        and words[0] in ("per", "each", "every")
+        and (_KEY_WORDS.get(words[1]) == "nodes")
+    )
+
+
+def _enclosing_section(text: str, key_at: int, lead: str) -> str | None:
+    """The key of the YAML section an indented key sits in (only ``lead`` characters before
+    the key on its line), or None."""
     line_start = text.rfind("\n", 0, key_at) + 1
     indent = key_at - line_start
-    if indent == 0 or text[line_start:key_at].strip(" \t-"):
-        return False
+    if indent == 0 or text[line_start:key_at].strip(lead):
+        return None
     for m in reversed(list(_SECTION_RE.finditer(text, max(0, line_start - 400), line_start))):
         if len(m.group("indent")) < indent:
-            words = _key_words(m.group("key"))
-            return (
-                len(words) == 2
-                and words[0] in ("per", "each", "every")
-                and (_KEY_WORDS.get(words[1]) == "nodes")
-            )
-    return False
+            return m.group("key").strip()
+    return None
+
+
+_CHILD_KEYS = frozenset("count number num n amount total pernode each perhost".split())
+"""Keys that count nothing by themselves: under a YAML section they count what the section
+names (``gpu:`` then ``count: 8`` is eight GPUs, not a count of nothing)."""
+
+
+def _feature_suffix(key: str) -> str | None:
+    """The end of a nested key that names a feature (``interconnect_rdma``,
+    ``network_low_latency``), or None."""
+    parts = re.split(r"[_.]", key)
+    for i in range(1, len(parts)):
+        suffix = "_".join(parts[i:])
+        if squash(suffix) in _FEATURE_KEYS:
+            return key[len(key) - len(suffix) :]
+    return None
+
+
+def _section(text: str, m: re.Match[str]) -> str | None:
+    """The key of the YAML section an indented ``key: value`` line sits in, if any."""
+    key = _enclosing_section(text, m.start("key"), " \t")
+    return key if key and squash(key) not in _JSON_SECTIONS else None
 
 
 def _unquote(value: str) -> str:
