@@ -954,9 +954,12 @@ _SHELL_LINE_RE = re.compile(
     r"micromamba|pip3?|apptainer|singularity|python3?|torchrun|bash|sh|time|nvidia-smi|date|"
     r"mkdir|cp|mv|rm|ln|tar|cat|ls|hostname|ulimit|if|fi|then|else|for|do|done|while|exit|"
     r"wait|sleep|julia|rscript|\./[\w.-]+|srun|mpirun|mpiexec|aprun|jsrun|ibrun|\w+=\S*)"
-    r"(?=\s|$)[^\n]*$",
+    r"(?=\s|$)(?:[^\n#]|(?<=\S)#)*+",
     FLAGS | re.M,
 )
+"""A shell line of a job script: bookkeeping, blanked. A trailing comment (``source
+venv/bin/activate   # torch 2.5.1, accelerate, trl``) is the writer's note of what the job needs,
+so the line ends before it and the other stages read it (or quote it in ``unparsed``)."""
 _LAUNCHER_LINE_RE = re.compile(
     r"^[ \t]*(?:\$\s*)?(?:srun|mpirun|mpiexec|aprun|jsrun|ibrun|sbatch|qsub|bsub|torchrun)"
     r"(?![\w-])(?P<rest>[^\n#()\"'&;|]*)",

@@ -408,17 +408,37 @@ _SENTENCE_BREAK_RE = re.compile(r"[.!?](?:\s|$)|\n[^\S\n]*\n")
 def _titled_in_a_sentence(original: str, start: int, word: str, before: str, after: str) -> str:
     """A catalogued name that is also a word ("spark", "trinity", "stan"), written with one
     capital inside a sentence, is the package right after a tool preposition, "on" or a verb
-    of use ("Hail on Spark", "an assembly with Trinity", "I use Fiji") or right before a job
-    noun ("a Trinity assembly", "our Stan model"); a person spoken with ("talked it over with
+    of use ("Hail on Spark", "an assembly with Trinity", "I use Fiji"), right before a job
+    noun ("a Trinity assembly", "our Stan model") or before the interface it is reached
+    through ("in Stan (via cmdstanr)"); a person spoken with ("talked it over with
     Stan") is no tool. Otherwise it stays ambiguous: a list may still make it a name, and if
     nothing does it is quoted (see :func:`_titled_mid_sentence`), never dropped."""
     if not _titled_mid_sentence(original, start, word):
         return "ambiguous"
     job = after.lower() in (_JOB_NOUNS | _ASSEMBLY_NOUNS) - _CONCEPT_NOUNS
-    if before not in (*_TOOL_BEFORE, *_RUN_VERBS, "on") and not job:
+    interface = bool(_INTERFACE_ASIDE_RE.match(original, start + len(word)))
+    used = bool(_USED_RE.search(original, max(0, start - 24), start))
+    if before not in (*_TOOL_BEFORE, *_RUN_VERBS, "on") and not (job or interface or used):
         return "ambiguous"
+    if used:
+        return "name"  # "I work on microscope images and I use Fiji": a person is met or
+        # worked with, never used, so the sentence's social words say nothing here
     sentence = sentence_start(_SENTENCE_BREAK_RE, original, start)
     return "ambiguous" if _SOCIAL_RE.search(original, sentence, start) else "name"
+
+
+_USED_RE = re.compile(
+    r"(?<![\w-])(?:use|uses|using|run|runs|running|execute|launch)[^\S\n]*\n?[^\S\n]*$", re.I
+)
+"""A verb of use right before the word, maybe across a wrapped line ("I use\nFiji")."""
+_INTERFACE_ASIDE_RE = re.compile(
+    r"\s*\((?:via|through|using|from)\s+(?:the\s+)?[A-Za-z][\w.-]*[^\S\n]*[,)]"
+    r"|\s*\((?:via|through|using|from)\s+(?:the\s+)?[A-Za-z][\w.-]*\s+"
+    r"(?:package|library|interface|wrapper|bindings?|frontend|front-end)s?(?![\w-])",
+    re.I,
+)
+"""An aside naming the interface a tool is reached through: "a model in Stan (via cmdstanr)",
+"in Stan (through the cmdstanr package)". Only a package is reached through another one."""
 
 
 def _titled_mid_sentence(original: str, start: int, word: str) -> bool:
@@ -983,12 +1003,27 @@ def _lower_case_described(word: str, kind: str, m: re.Match[str]) -> bool:
         return False  # "the hifiasm tokenizer library" is one: a tool noun is no modifier
     if kind == "ambiguous":
         return m.group("head") in _STRICT_TOOL_NOUNS
+    if "-" in word and not middle and m.group("head") in _STRICT_TOOL_NOUNS:
+        return _coined_compound(word)  # "the microsoft-aurora package"; not "the
+        # cross-section library", whose parts are all English
     return (
         "-" not in word
         and (not english_word(word) or proper_noun_only(word))  # "the pythia framework"
         and not transposed_word(word)  # "the adjiont solver": "adjoint" mistyped
         and not word.endswith(_ADJECTIVE_NAME_ENDS)
         and not common_word(word)
+    )
+
+
+def _coined_compound(word: str) -> bool:
+    """A hyphenated lower-case word with a part no dictionary knows ("microsoft-aurora",
+    "scikit-allel"): a coined name, where "third-party" or "post-processing" is English."""
+    parts = word.split("-")
+    if not all(p.isalnum() for p in parts) or any(p.isdigit() for p in parts):
+        return False
+    return any(
+        len(p) >= 3 and p.isalpha() and not english_word(p) and not transposed_word(p)
+        for p in parts
     )
 
 
@@ -1190,6 +1225,12 @@ def _names_in_lists(
             if k == "name"
         ]
         for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
+            if kind == "prose" and _misspelt_filler_only(word):
+                if _listed_between(original, start, word, named):
+                    kinds[i] = "name"  # "data.table + fixest,": a package one edit from
+                    changed = True  # "finest"; "gromacs and shoud run" stays prose
+                    break
+                continue
             if kind not in ("unread", "ambiguous") or len(word) < 2:
                 continue
             camel = camel_identifier(word)
@@ -1214,6 +1255,47 @@ def _names_in_lists(
                 kinds[i] = "name"
                 changed = True
                 break
+
+
+def _misspelt_filler_only(word: str) -> bool:
+    """A lower-case word that :func:`_classify` calls prose only because it is one edit away
+    from a filler word ("fixest" from "finest"): no dictionary word, no filler, no chat."""
+    filler = filler_words()
+    return (
+        word.isalpha()
+        and word.islower()
+        and word not in filler
+        and word not in CHAT_SLANG
+        and word not in lexicon.RESERVED_WORDS
+        and not english_word(word)
+        and not _is_prose_compound(word, filler)
+        and _near_filler(word, filler)
+    )
+
+
+_LIST_START_RE = re.compile(
+    r"(?:^|[,;:(\n]|(?<![\w-])(?:the|with|using|via|and|plus|install|load)|\+|[-*\u2022])[^\S\n]*$",
+    re.I,
+)
+_LIST_END_RE = re.compile(
+    r"[^\S\n]*(?:[,;:)\n]|[.!?](?:\s|$)|$|(?:packages?|librar(?:y|ies)|modules?|on|in|for)(?![\w-]))",
+    re.I,
+)
+
+
+def _listed_between(original: str, start: int, word: str, named: list[tuple[int, int]]) -> bool:
+    """A word that is prose only as a near typo is still a package when a list holds it on
+    both sides: joined to a package on one side, and on the other a list's edge (a comma, a
+    line end, "packages", "on" the resources) or a list's lead ("the", "with", "install",
+    "+"): "the fixest and data.table packages", "data.table + fixest, 8 cores". In running
+    prose ("gromacs and shoud run") it stays a misspelt word. Read as a package, a wrong
+    word only makes a site check for it; dropped, a real package would go unchecked."""
+    end = start + len(word)
+    joined_before = any(_joined(_LIST_JOIN_RE, original[e:start]) for _, e in named if e <= start)
+    joined_after = any(_LIST_JOIN_RE.match(original[end:s]) for s, _ in named if s >= end)
+    edge_after = bool(_LIST_END_RE.match(original, end))
+    edge_before = bool(_LIST_START_RE.search(original[max(0, start - 40) : start]))
+    return (joined_before and (edge_after or joined_after)) or (joined_after and edge_before)
 
 
 _NOUN_LEAD_RE = re.compile(
