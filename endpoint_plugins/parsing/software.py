@@ -208,8 +208,15 @@ _BUILT = r"built|compiled|linked|configured|buit|bulit|biult|complied|compield"
 _WITH_TYPOS = "wiht|wtih|whith|wih|witn"
 """Slips of the keyboard for "with" (swapped, doubled or dropped letters): "LAMMPS wiht Kokkos"."""
 _WITH_WORDS = rf"(?:with|without|w/o|w/|minus|plus|{_WITH_TYPOS})"
+_BRACKET_VERSION = (
+    r"(?:\s*\(\s*(?:(?:stable|feature|latest|current)\s+)?(?:(?:version|release)\s+)?"
+    rf"(?P<pspec>{VERSION})(?:\s+(?:stable\s+|feature\s+)?(?:version|release))?\s*\))?"
+)
+"""A version in brackets described by a word before it, between the package and its build:
+"LAMMPS (stable 2Aug2023 version) with the KOKKOS package" (the plain "LAMMPS (2Aug2023)" is
+read by :data:`SEPARATOR`); without it "stable" would be read as the package."""
 _WITH_VARIANT_RE = re.compile(
-    rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*[,(]?\s*"
+    rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}{_BRACKET_VERSION}\s*[,(]?\s*"
     r"(?P<built>(?:that\s+is\s+|which\s+is\s+|(?:has|have|needs?)\s+to\s+be\s+|must\s+be\s+|"
     rf"should\s+be\s+)?(?:{_BUILT}|patched)\s+)?"
     rf"(?P<how>{_WITH_WORDS})\s+(?:the\s+)?(?:(?P<v>{_VARIANT_WORDS})"
@@ -222,6 +229,18 @@ _WITH_VARIANT_RE = re.compile(
 _WITH_HINT_RE = re.compile(rf"{_WITH_WORDS}\s+(?:the\s+)?(?:{_VARIANT_WORDS})", FLAGS)
 """What every match of :data:`_WITH_VARIANT_RE` contains ("with CUDA"): a cheap test that
 skips the costly pattern on most texts."""
+_WITH_AND_WITHOUT_RE = re.compile(
+    rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*,?\s*"
+    rf"(?P<how>with|without|w/o|w/)\s+(?:the\s+)?(?P<v>{_VARIANT_WORDS})(?:\s+support)?"
+    r"\s*[,;]?\s*(?:and\s+|but\s+)?"
+    rf"(?P<how2>with|without|w/o|w/)\s+(?:the\s+)?(?P<v2>{_VARIANT_WORDS})(?:\s+support)?"
+    r"(?![\w-]|\.\w|\s*[@/]?\s*v?\d)",
+    FLAGS,
+)
+"""A build said by what it has and what it lacks: "Boost 1.84 with Python, without MPI",
+"HDF5 without MPI but with Fortran". "LAMMPS with MPI" alone may ask for an MPI beside it
+(see ``after`` in :func:`extract_variants`); "without" in the same breath makes both words
+options of the package's build. Two "with"s or two "without"s are no such contrast."""
 _MORE_ITEM = (
     rf"(?:with|without|w/o)\s+(?:the\s+)?(?:{_VARIANT_WORDS}|{_CATALOGUED})|(?:{_VARIANT_WORDS})"
 )
@@ -608,6 +627,16 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
         sign = "~" if how in ("without", "w/o", "minus") else "+"
         return _record(draft, m, [f"{sign}{variant}"], built=bool(m.group("built")))
 
+    def contrast(m: re.Match[str]) -> bool:
+        signs = [
+            "~" if how.lower() in ("without", "w/o") else "+"
+            for how in (m.group("how"), m.group("how2"))
+        ]
+        if signs[0] == signs[1]:
+            return False
+        said = [f"{signs[0]}{_variant(m.group('v'))}", f"{signs[1]}{_variant(m.group('v2'))}"]
+        return _record(draft, m, said, built=True)
+
     def before(m: re.Match[str]) -> bool:
         said = m.groupdict().get("vb") or m.group("v")
         return _record(draft, m, [f"+{_variant(said)}"])
@@ -665,6 +694,8 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
 
     scanner.take(_SPACK_SPEC_RE, spack)
     if _WITH_HINT_RE.search(scanner.text):
+        if "without" in scanner.text.lower() or "w/o" in scanner.text.lower():
+            scanner.take(_WITH_AND_WITHOUT_RE, contrast)
         scanner.take(_WITH_VARIANT_RE, after)
     if _ENABLED_HINT_RE.search(scanner.text):  # the full pattern is costly; most texts lack it
         scanner.take(_ENABLED_AFTER_RE, before)
@@ -1407,14 +1438,87 @@ def _record(draft: Draft, m: re.Match[str], variants: list[str], built: bool = F
     name = _canonical(found)
     if name is None and (_variant_owner(found, built) or m.group("spec")):
         name = found.lower()  # "bitsandbytes 0.43 with ROCm": a version makes it a name
+    if name is None and built and found.lower() == "it":
+        name = _antecedent(m.string, m.start("name"))  # "Octopus 14 ... have it built with CUDA"
+    if name is None and built and _named_package(draft, m, found):
+        name = found.lower()  # "NEST 3.6 ... NEST has to be built with MPI support"
     if name is None:
         return False
     constraints = _constraints(m)
-    later = m.groupdict().get("spec2")
-    if later:
-        constraints += parse_constraints(later)[0]
+    for later in (m.groupdict().get("pspec"), m.groupdict().get("spec2")):
+        if later:
+            constraints += parse_constraints(later)[0]
     draft.add_software(name, constraints, m.span(), variants)
     return True
+
+
+_PACKAGE_NOUN_AFTER_RE = re.compile(
+    r"\s+(?:code|library|package|solver|toolkit|framework|simulator)(?!\w)", FLAGS
+)
+_PACKAGE_LABEL_BEFORE_RE = re.compile(
+    r"(?:^|\n)[^\S\n]*(?:[-*\u2022][^\S\n]*)?(?:codes?|software|packages?|librar(?:y|ies)|"
+    r"applications?|programs?)[^\S\n]*[:=][^\S\n]*$",
+    FLAGS,
+)
+_UNIT_AFTER = (
+    r"(?:nodes?|cores?|cpus?|gpus?|ranks?|tasks?|threads|hours?|hrs?|h|days?|min(?:ute)?s?|"
+    r"[kmgtp]i?b|[kmgt]|x|%|percent|times|people|users|years?|months?|weeks?)"
+)
+
+
+_SENTENCE_END_RE = re.compile(r"[.!?](?=\s)|\n[^\S\n]*\n")
+_VERSIONED_WORD_RE = re.compile(
+    r"(?<![\w.-])(?P<name>[A-Z][\w+-]*)[^\S\n]+v?\d{1,4}(?:\.\d{1,4}){0,3}(?![\w.])"
+    rf"(?![^\S\n]*-?[^\S\n]*{_UNIT_AFTER}(?!\w))"
+)
+
+
+def _antecedent(text: str, at: int) -> str | None:
+    """The package "it" stands for in "does any site have it built with CUDA?": the one package
+    named in this sentence or the one before it (catalogued, or a capitalised name with a
+    version, "Octopus 14"). With none, or with two or more to choose from, "it" stays unread
+    and the library a requirement of its own."""
+    ends = [e.end() for e in _SENTENCE_END_RE.finditer(text, 0, at)]
+    start = ends[-2] if len(ends) > 1 else 0
+    window = text[start:at]
+    if "\n\n" in window.rstrip():
+        window = window[window.rstrip().rfind("\n\n") :]
+    found = {
+        name
+        for word in re.findall(r"[A-Za-z][\w+.-]*[\w+]|[A-Za-z]", window)
+        if (name := _canonical(word)) is not None and name not in _COMPILERS
+    }
+    for v in _VERSIONED_WORD_RE.finditer(window):
+        word = v.group("name")
+        if _canonical(word) is None and word.lower() not in filler_words():
+            found.add(word.lower())
+    return found.pop() if len(found) == 1 else None
+
+
+def _named_package(draft: Draft, m: re.Match[str], found: str) -> bool:
+    """An English word written with a capital ("NEST", "Grid", "Octopus") owns the build it is
+    said to be built with when the text names it as a package too: a package noun after it
+    ("the Grid library compiled for CUDA"), a label before it ("Code: Grid, built with SYCL"),
+    a value of a form's software key (whose key the form reader has read already), or the
+    same spelling with a version elsewhere ("NEST 3.6" ... "NEST has to be built with MPI
+    support"). Lower-case prose ("the model built with CUDA") and stop words ("Our code
+    compiled for CUDA") never do: the library then stays a requirement of its own."""
+    if not found[0].isupper() or found.lower() in filler_words() or squash(found) in _NOT_NAMES:
+        return False
+    if HARDWARE_RE.match(found) or squash(found) in lexicon.VARIANT_WORDS:
+        return False
+    text = m.string
+    if _PACKAGE_NOUN_AFTER_RE.match(text, m.end("name")):
+        return True
+    if _PACKAGE_LABEL_BEFORE_RE.search(text[max(0, m.start() - 40) : m.start()]):
+        return True
+    if any(start <= m.start("name") < end for start, end in draft.name_spans):
+        return True
+    versioned = re.compile(
+        rf"(?<![\w.-]){re.escape(found)}[^\S\n]+v?\d{{1,4}}(?:\.\d{{1,4}}){{0,3}}(?![\w.])"
+        rf"(?![^\S\n]*-?[^\S\n]*{_UNIT_AFTER}(?!\w))"
+    )
+    return any(v.start() != m.start("name") for v in versioned.finditer(text))
 
 
 def _add_on(said: str) -> bool:

@@ -120,6 +120,7 @@ def test_a_hand_written_gate_holds_for_every_match_of_its_pattern() -> None:
 
     gates = [
         (software._WITH_HINT_RE, software._WITH_VARIANT_RE),
+        (software._WITH_HINT_RE, software._WITH_AND_WITHOUT_RE),
         (software._PAREN_HINT_RE, software._PAREN_VARIANT_RE),
         (software._PAREN_HINT_RE, software._PAREN_SPEC_RE),
         (software._BUILT_HINT_RE, software._BUILT_WITH_RE),
