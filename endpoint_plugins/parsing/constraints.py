@@ -58,11 +58,13 @@ It may end a sentence ("3.10 or newer."): only a dot followed by more of a word 
 
 PRODUCT_NOUN = (
     r"(?:toolkit|toolbox|suite|studio|multiphysics|workbench|framework|library|package|code|"
-    r"software|solver|model)"
+    r"software|solver|model|sim|simulator|emulator|pipeline|workflow|coupler|fem|gui)"
 )
 """Nouns of a product that stand between its name and a dotted version: "COMSOL Multiphysics
 6.2", "the Geant4 toolkit (11.2)", "the BART toolbox 0.9", "the ICON climate code 2024.01"
-(one describing word may come before the noun)."""
+(one describing word may come before the noun). A kind of tool is such a noun too: "the CARLA
+sim (0.9.15)", "the Sarek pipeline (3.4)", "Elmer FEM 9.0", "the Vivado GUI 2023.2"; the
+version is the named product's, never the noun's."""
 
 APPOSED_NOUN = (
     r"(?:engine|code|program|package|library|toolkit|toolbox|solver|simulator|tool|suite|"
@@ -75,7 +77,7 @@ SEPARATOR = (
     rf"(?:\s*[@/:]\s*[\"']?|\s*\(\s*(?:(?:we|i)\s+)?(?:need|needs|require|requires|want)?\s*"
     rf"(?:the\s+)?(?:anything\s+|any\s+(?:version|release)\s+)?"
     rf"|\s+(?:code|package|library|software|module|tool|toolkit|suite|framework|program|run|"
-    rf"runs|job|jobs|build|installation)\s*\(?\s*(?=(?:version|release|v)\s*\d)"
+    rf"runs|job|jobs|build|installation|pipeline|workflow|coupler|sim|simulator|compilers?)\s*\(?\s*(?=(?:version|release|v)\s*\d)"
     rf"|(?:\s+(?:code|package|library|software|tool|toolkit|framework|program))?"
     rf"\s*\([^()\n]{{1,30}}\)\s*(?=(?:version|release)\s*\d)"
     rf"|-(?=v?\d)"

@@ -139,6 +139,20 @@ _CATALOGUE_RE = re.compile(
     FLAGS,
 )
 _NAME = r"[a-z][a-z0-9_+]*+(?:[-.][a-z0-9][a-z0-9_+]*+){0,3}"
+_RELEASE_TAG_RE = re.compile(
+    rf"{WORD_START}(?P<name>{_NAME})(?:\s*\(\s*|\s+)"
+    r"(?:(?P<word>version|release|checkpoint|tag)\s*)?"
+    r"(?P<tag>v?\d{1,2}p\d{1,2}(?:r\d{1,2})?|(?-i:c)\d{2}[a-z]|\d{2,3}[a-z]{1,2})"
+    r"(?:\s*\))?(?![\w.])",
+    FLAGS,
+)
+"""A lettered release tag after a name: TELEMAC's "v8p5" (version 8, patch 5), MITgcm's
+"c67w" and "checkpoint 68y". They start with a letter or carry one inside, so the version
+reader skips them, and the bare tag was read as a package of its own."""
+_UNIT_TAG_RE = re.compile(
+    r"\d+(?:h|hr|d|m|s|ms|g|k|t|b|x|w|gb|tb|mb|kb|st|nd|rd|th|pm|am|mm|cm|km)", FLAGS
+)
+"""A number with a unit or an ordinal ending: "checkpoint 48h" is when, not a tag."""
 _UNKNOWN_RE = re.compile(
     rf"{WORD_START}(?P<name>{_NAME}){SEPARATOR}(?P<spec>{SPEC})(?:\s*\))?{_OR_VERSION}",
     FLAGS,
@@ -811,8 +825,29 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         draft.add_software(name.lower(), constraints, m.span())
         return True
 
+    def release_tag(m: re.Match[str]) -> bool:
+        found, tag, word = m.group("name"), m.group("tag"), m.group("word")
+        name = _canonical(found)
+        if name is None:
+            lower = found.lower()
+            if squash(found) in _NOT_NAMES or lower in filler_words() or english_word(lower):
+                return False
+            if not (name_shaped(found) or re.search(r"[-\d]", found[1:]) or found.isupper()):
+                return False  # "ward c12": no name, left unread
+            name = lower
+        tag = tag.lower()
+        if tag[0].isdigit() and not (word and (word.lower() == "checkpoint" or "p" in tag)):
+            return False  # "run 48h", "8p5" alone: not clearly a release tag
+        if tag[0].isdigit() and _UNIT_TAG_RE.fullmatch(tag):
+            return False  # "checkpoint 48h": a time, not a tag
+        version = clean_version(tag) or tag
+        draft.add_software(name, [VersionConstraint(op=Comparator.EQ, version=version)], m.span())
+        return True
+
     _read_module_items(draft)
     _rejoin_gpu_names(scanner)
+    if _VERSION_HINT_RE.search(scanner.text):
+        scanner.take(_RELEASE_TAG_RE, release_tag)
     if _VERSION_HINT_RE.search(scanner.text):  # almost half the texts have no digit left
         scanner.take(_VERSION_OF_RE, version_of)
     scanner.take(_CATALOGUE_RE, catalogued)
