@@ -862,13 +862,68 @@ a new bullet, or a tool preposition. A single line break is no break: prose wrap
 ("we evaluate (...our own\nSFT checkpoint) on MMLU")."""
 
 
+_RELEASE_NUMBER = (
+    rf"(?:[^\S\n]+{_RELEASE_TAG}|[^\S\n]+(?:release|rel\.?|r)[^\S\n]*\d{{1,4}}(?![\w.])"
+    r"|[^\S\n]+\d{1,4}(?![\w.])|-\d(?:\.\d)?(?![\w.-]))"
+)
+"""A release written after a data set's name: "GTEx v8", "GENCODE 44", "GTDB release 220",
+"SSP5-8.5" (a scenario and its forcing level glued by a hyphen)."""
+_NOUN_END = r"(?![\w-]|\.\w)"
+_RELEASED_DATA_AFTER_RE = re.compile(
+    rf"{_RELEASE_NUMBER}[^\S\n]+(?:tissues|transcripts|transcriptomes?|annotations?|"
+    rf"gene[^\S\n]+models|reanalysis|reanalyses|taxonomy|database[^\S\n]+entries){_NOUN_END}"
+    rf"|-\d\.\d[^\S\n]+(?:outputs?|data|runs|forcings?|projections|simulations){_NOUN_END}",
+    re.IGNORECASE,
+)
+"""A release, then a noun of data right after it ("GTEx v8 tissues", "GENCODE 44 transcripts",
+"GTDB release 220 taxonomy"), or a scenario with its forcing level and what it yields ("the
+SSP5-8.5 output"): the release is one of the data, the name a data set or a reference. Only
+with the release ("Foo tissues" alone is left to the other checks), and only nouns no tool's
+run makes: "Covasim 3.1.6 scenarios", "DeepVariant 1.6.1 image", "Foo 2.1 output files" name
+the package."""
+_RELEASED_REFERENCE_BEFORE_RE = re.compile(
+    r"(?:^|[^\w-])(?:reference|annotation|genome[^\S\n]+build|scenario|reanalysis)s?"
+    r"(?:[^\S\n]+(?:index|genome|set|build|files?|data(?:base)?))?"
+    r"[^\S\n]*(?:[(:=]|is|was|from|of)?[^\S\n]*(?:the[^\S\n]+)?\Z",
+    re.IGNORECASE,
+)
+"""A noun of references right before the name ("the reference index (GENCODE v46)", "the
+annotation from Ensembl 111", "scenario SSP2-4.5"): the name is that reference or scenario."""
+_RELEASED_OBJECT_BEFORE_RE = re.compile(
+    r"(?:^|[^\w-])(?:annotated[^\S\n]+(?:with|against|using)|(?:mapped|aligned)[^\S\n]+"
+    r"(?:to|onto|against)|searched[^\S\n]+against|forced[^\S\n]+with|classified[^\S\n]+"
+    r"against)[^\S\n]+(?:the[^\S\n]+)?\Z",
+    re.IGNORECASE,
+)
+"""Verbs whose object is a reference or the forcing of a model ("annotated with GENCODE 44",
+"mapped to GRCh38 p14", "forced with ERA5 2023"): asked only with a release after the name."""
+
+
+def released_data(text: str, start: int, word: str) -> bool:
+    """Whether ``word`` is a data set or a reference written with its release, and the text
+    says so: a noun of data after the release ("GTEx v8 tissues", "SSP5-8.5 output"), a noun
+    of references before the name ("reference index (GENCODE v46)"), or a verb whose object is
+    a reference ("annotated with GENCODE 44"). Never from a list of famous names; asked only of
+    words no catalogue knows, and a word so marked is quoted, never dropped."""
+    end = start + len(word)
+    if _RELEASED_DATA_AFTER_RE.match(text, end):
+        return True
+    if not re.match(_RELEASE_NUMBER, text[end:]):
+        return False
+    before = text[max(0, start - 60) : start]
+    return bool(
+        _RELEASED_REFERENCE_BEFORE_RE.search(before) or _RELEASED_OBJECT_BEFORE_RE.search(before)
+    )
+
+
 def named_as_data(text: str, start: int, word: str) -> bool:
     """Whether the text calls ``word`` data, a reference, weights or a place of the site: a
     cue noun follows it (or the list it ends), a cue noun stands right before it, or it is the
     object of a verb of training, evaluating or aligning after "on"/"against" ("trained on
-    BraTS 2023 and KiTS23"), or the forcing of a model ("forced by JRA55-do")."""
+    BraTS 2023 and KiTS23"), the forcing of a model ("forced by JRA55-do"), or a data set or
+    reference written with its release (:func:`released_data`)."""
     end = start + len(word)
-    if _SET_NOUN_AFTER_RE.match(text, end):
+    if _SET_NOUN_AFTER_RE.match(text, end) or released_data(text, start, word):
         return True
     before = text[max(0, start - 120) : start]
     if _SET_NOUN_BEFORE_RE.search(before[-40:]) or _FORCED_BEFORE_RE.search(before):
