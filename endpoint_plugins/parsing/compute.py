@@ -767,8 +767,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     if _MULTIPLIER_HINT_RE.search(low):
         scanner.take(_GPU_THEN_COUNT_RE, lambda m: _gpu_then_count(draft, m))
         scanner.take(_TIMES_AFTER_RE, lambda m: _times_after(draft, m, node_spans))
-    if re.search(r"(?:nodes|machines|servers)\s+(?:with|of|having|that|which)\s", low):
-        scanner.take(_UNCOUNTED_NODES_RE, lambda m: _uncounted_nodes(scanner, draft, m))
+    scanner.take(_UNCOUNTED_NODES_RE, lambda m: _uncounted_nodes(scanner, draft, m))
     scanner.take(
         _FUZZY_UNIT_RE,
         lambda m: (
@@ -853,8 +852,7 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
         per_rank.append((m.start(), n, m.group(0)))
         return True
 
-    if "thread" in scanner.text.lower():
-        scanner.take(_RANK_THREADS_RE, rank_threads)
+    scanner.take(_RANK_THREADS_RE, rank_threads)
     scanner.take(_CORES_RE, record("core", MAX_CORES))
     scanner.take(_CORES_KEY_RE, record("core", MAX_CORES))
     scanner.take(

@@ -346,7 +346,11 @@ class Draft:
         for name, variants in self.variant_choices:
             constraints = _most_precise(self.software.get(name, []))
             builds = tuple(
-                SoftwareRequirement(name=name, constraints=constraints, variants=(v,))
+                SoftwareRequirement(
+                    name=name,
+                    constraints=constraints,
+                    variants=(*self.variants.get(name, ()), v),
+                )
                 for v in variants
             )
             choices.append(SoftwareChoice(any_of=builds))

@@ -866,6 +866,7 @@ _RELEASE_NUMBER = (
     rf"(?:[^\S\n]+{_RELEASE_TAG}|[^\S\n]+(?:release|rel\.?|r)[^\S\n]*\d{{1,4}}(?![\w.])"
     r"|[^\S\n]+\d{1,4}(?![\w.])|-\d(?:\.\d)?(?![\w.-]))"
 )
+_RELEASE_NUMBER_RE = re.compile(_RELEASE_NUMBER)
 """A release written after a data set's name: "GTEx v8", "GENCODE 44", "GTDB release 220",
 "SSP5-8.5" (a scenario and its forcing level glued by a hyphen)."""
 _NOUN_END = r"(?![\w-]|\.\w)"
@@ -908,7 +909,7 @@ def released_data(text: str, start: int, word: str) -> bool:
     end = start + len(word)
     if _RELEASED_DATA_AFTER_RE.match(text, end):
         return True
-    if not re.match(_RELEASE_NUMBER, text[end:]):
+    if not _RELEASE_NUMBER_RE.match(text, end):
         return False
     before = text[max(0, start - 60) : start]
     return bool(

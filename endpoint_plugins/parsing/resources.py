@@ -516,9 +516,7 @@ def extract_storage(scanner: Scanner, draft: Draft) -> None:
         return True
 
     scanner.take(_STORAGE_QUALITY_RE, quality)
-    lowered = scanner.text.lower()
-    if "there" in lowered:  # every match ends in "there"
-        scanner.take(_SIZE_THERE_RE, size_there)
+    scanner.take(_SIZE_THERE_RE, size_there)  # skipped by its trigger, "there", on most texts
     scanner.take(_ROOM_FOR_SIZE_RE, room_for)
     scanner.take(_PROJECT_AREA_SIZED_RE, sized)
     scanner.take(_STORAGE_ON_KIND_RE, sized)
@@ -643,11 +641,15 @@ def extract_budget(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_FREE_RE, free)
 
 
+_LIMIT_WORD_RE = re.compile(rf"(?<!\w){_LIMIT}(?!\w)|budget|max|limit|tops|or\s+less", FLAGS)
+"""A word that makes an amount a limit, wherever it stands in the money match."""
+
+
 def _paid(text: str, m: re.Match[str]) -> bool:
     """Whether a money match is a price already paid, not a limit (see
     :data:`_PAID_BEFORE_RE`): a cost verb right before the amount, no limit word, and a
     verb of the past or a past time in the same sentence."""
-    if re.search(rf"(?<!\w){_LIMIT}(?!\w)|budget|max|limit|tops|or\s+less", m.group(0), FLAGS):
+    if _LIMIT_WORD_RE.search(m.group(0)):
         return False
     start = next(m.start(f"a{i}") for i in (1, 2, 3) if m.group(f"a{i}"))
     paid = _PAID_BEFORE_RE.search(text, max(0, start - 60), start)

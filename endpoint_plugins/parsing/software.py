@@ -58,6 +58,7 @@ from endpoint_plugins.parsing.scanner import (
     Scanner,
     alternation,
     lookup,
+    sentence_around,
     sentence_start,
     squash,
 )
@@ -846,9 +847,8 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
 
     _read_module_items(draft)
     _rejoin_gpu_names(scanner)
-    if _VERSION_HINT_RE.search(scanner.text):
-        scanner.take(_RELEASE_TAG_RE, release_tag)
     if _VERSION_HINT_RE.search(scanner.text):  # almost half the texts have no digit left
+        scanner.take(_RELEASE_TAG_RE, release_tag)
         scanner.take(_VERSION_OF_RE, version_of)
     scanner.take(_CATALOGUE_RE, catalogued)
     if _VERSION_HINT_RE.search(scanner.text):
@@ -1501,7 +1501,6 @@ _UNIT_AFTER = (
 )
 
 
-_SENTENCE_END_RE = re.compile(r"[.!?](?=\s)|\n[^\S\n]*\n")
 _VERSIONED_WORD_RE = re.compile(
     r"(?<![\w.-])(?P<name>[A-Z][\w+-]*)[^\S\n]+v?\d{1,4}(?:\.\d{1,4}){0,3}(?![\w.])"
     rf"(?![^\S\n]*-?[^\S\n]*{_UNIT_AFTER}(?!\w))"
@@ -1513,7 +1512,7 @@ def _antecedent(text: str, at: int) -> str | None:
     named in this sentence or the one before it (catalogued, or a capitalised name with a
     version, "Octopus 14"). With none, or with two or more to choose from, "it" stays unread
     and the library a requirement of its own."""
-    ends = [e.end() for e in _SENTENCE_END_RE.finditer(text, 0, at)]
+    ends, _ = sentence_around(_SENTENCE_END_RE, text, at, at)
     start = ends[-2] if len(ends) > 1 else 0
     window = text[start:at]
     if "\n\n" in window.rstrip():

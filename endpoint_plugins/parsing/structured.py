@@ -58,7 +58,7 @@ def flatten_json(text: str) -> str:
     lists are joined with commas. Text that is not valid JSON is left exactly as it was.
     """
     if "{" in text:
-        documents = _json_spans(text)
+        documents = _json_spans(text) if _FLOW_MAP_RE.search(text) else []
         text = _FLOW_MAP_RE.sub(
             lambda m: m.group(0) if _inside(m, documents) else _flow_map_lines(m), text
         )

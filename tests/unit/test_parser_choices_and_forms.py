@@ -321,3 +321,13 @@ def test_the_same_build_twice_is_no_choice() -> None:
     r = parse_requirements("gromacs 2024, the CUDA build or the CUDA build")
     assert r.alternatives == ()
     assert "gromacs==2024" in {s.split("+")[0] for s in _software(r)}
+
+
+def test_a_choice_of_builds_keeps_the_variants_the_package_already_has() -> None:
+    """Each build offered keeps what every build must have: "+mpi, either CUDA or HIP" is
+    +mpi+cuda or +mpi+rocm, never a build without MPI."""
+    from endpoint_plugins.parsing.draft import Draft
+
+    draft = Draft(variants={"warpx": ["+mpi"]}, variant_choices=[("warpx", ["+cuda", "+rocm"])])
+    (choice,) = draft.build_alternatives()
+    assert {o.variants for o in choice.any_of} == {("+mpi", "+cuda"), ("+mpi", "+rocm")}
