@@ -1143,7 +1143,7 @@ def _per_task_phrase(text: str, m: re.Match[str]) -> str:
 _ATTACHED_LATER_RE = re.compile(
     r"\s*(?:,\s*(?:(?:with|w/|having|of|each\s+with)\s*)?|(?:with|w/|having|of|\(|:|each\s+with)\s*)"
     r"(?:(?:at\s+least|minimum|min)\s+)?"
-    r"(?:(?:\x00+|\d{1,5}(?:\.\d{1,3})?\s*(?:tb|gb|tib|gib|g(?!\w))\s*(?:of\s+)?(?:ram|memory|mem)?"
+    r"(?:(?:\x00++|\d{1,5}(?:\.\d{1,3})?\s*(?:tb|gb|tib|gib|g(?!\w))\s*(?:of\s+)?(?:ram|memory|mem)?"
     rf"|(?:of\s+(?:the\s+)?)?(?:type|model|kind)\s*:?\s*(?:{_VENDOR}\s+)?{_MODEL}s?(?!\w))"
     r"(?:\s*\([^()\n\d.;!?]{0,60}\)"
     r"|\s+(?:that|which)\s+(?:has|have|comes\s+with)\s+(?:(?:at\s+least|minimum)\s+)?\x00+)?"

@@ -1196,7 +1196,7 @@ def _is_prose_compound(word: str, filler: frozenset[str]) -> bool:
 
 _LIST_JOIN_RE = re.compile(
     r"^\s*(?:,|&|/|\+|,?\s*(?:and|or|plus|as\s+well\s+as)(?:\s+also)?)\s*$"
-    r"|^[^\S\n]*(?:[\w.<>=~!*+-]+[^\S\n]*){0,3}\n[^\S\n]*[-*\u2022][^\S\n]+$",
+    r"|^[^\S\n]*(?:[\w.<>=~!*+-]++[^\S\n]*){0,3}\n[^\S\n]*[-*\u2022][^\S\n]+$",
     re.I,
 )
 """What joins two items of one list: a comma or a conjunction, or a line break to the next
