@@ -295,6 +295,15 @@ VARIANT_WORDS: dict[str, str] = {
     "parmetis": "parmetis",
     "ptscotch": "ptscotch",
     "beagle": "beagle",
+    "libint": "libint",
+    "double precision": "double",
+    "64-bit indices": "int64",
+    "64-bit index": "int64",
+    "64-bit indexing": "int64",
+    "64-bit integers": "int64",
+    "64-bit ints": "int64",
+    "complex scalars": "complex",
+    "complex scalar": "complex",
 }
 """Build options a request may tie to a package, to Spack's variant names (HIP is ROCm).
 
@@ -302,7 +311,11 @@ Beyond the GPU back ends, these are variants common across Spack's HPC packages:
 ends (ParaView and VTK ``+egl``/``+osmesa``), I/O libraries (``+hdf5``, ``+netcdf``,
 ``+pnetcdf``, ``+adios2``), solvers and partitioners (``+mumps``, ``+metis``, ``+parmetis``,
 ``+ptscotch``), the electronic-structure add-ons (``+elpa``, ``+libxc``, ``+scalapack``), and
-the BEAGLE likelihood library of the phylogenetics codes (MrBayes and BEAST ``+beagle``)."""
+the BEAGLE likelihood library of the phylogenetics codes (MrBayes and BEAST ``+beagle``).
+A few options are said in words, not a library's name: "double precision" (``+double``),
+"64-bit indices" (PETSc's and hypre's ``+int64``), "complex scalars" (``+complex``); such a
+phrase names no package, so tied to one it can only be how that package is built. Keys with
+blanks or hyphens are looked up squashed (see ``software._variant``)."""
 
 SOFTWARE_CASE_SENSITIVE: dict[str, str] = {"R": "r", "ROOT": "root"}
 """Spellings that are software even without a version, but only in this exact case: a lone

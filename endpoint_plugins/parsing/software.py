@@ -193,15 +193,20 @@ _PAREN_HINT_RE = re.compile(
 it skips their costly scans, which try every catalogue name at every word, on most texts."""
 _SPACED_SPEC_RE = re.compile(
     r"(?<![\w.+~-])(?P<name>[a-z][a-z0-9_-]*?[a-z0-9])"
-    rf"(?:@(?P<spec>{VERSION}))?(?P<variants>(?:[^\S\n]+[+~][a-z][a-z0-9_-]*)+)(?![\w+~.])",
+    rf"(?:@(?P<spec>{VERSION})|[^\S\n]+v?(?P<bspec>\d{{1,4}}(?:\.\d{{1,4}}){{1,3}}))?"
+    r"(?P<variants>(?:[^\S\n]+[+~][a-z][a-z0-9_-]*)+)(?![\w+~.])",
     FLAGS,
 )
 """A Spack spec with blanks before its variants, as Spack allows: "amrex@24.06 +mpi", and
-"hdf5 +mpi +fortran +hl" with no version when the name is catalogued (see :func:`_spaced`)."""
+"hdf5 +mpi +fortran +hl" with no version when the name is catalogued (see :func:`_spaced`),
+and a catalogued name with a dotted version after a blank, as a list item writes it: "quda
+1.1.0 +rocm"."""
 _PLAIN_VERSION_RE = re.compile(r"^\s*v?(?:\d{1,4}(?:\.\d{1,4}){0,3}|\d{6}|\d{8})\s*$")
 """A version of digits and dots only: "flash-attn 2" yes, "cryo-em 2D" and "llama-3 70B" no.
 A date release is one too ("FHI-aims 240507", "foo 20240507")."""
 _VARIANT_WORDS = alternation(lexicon.VARIANT_WORDS)
+_SQUASHED_VARIANTS = {squash(k): v for k, v in lexicon.VARIANT_WORDS.items()}
+"""The variant words as looked up: "double-precision" and "double precision" are one key."""
 _SPACK_SPEC_RE = re.compile(
     r"(?<![\w.+~-])(?P<name>[a-z][a-z0-9_-]*?[a-z0-9])"
     rf"(?:@(?P<v1>{VERSION}?))?(?P<variants>(?:[+~][a-z][a-z0-9_-]*)+)"
@@ -230,6 +235,19 @@ _BRACKET_VERSION = (
 """A version in brackets described by a word before it, between the package and its build:
 "LAMMPS (stable 2Aug2023 version) with the KOKKOS package" (the plain "LAMMPS (2Aug2023)" is
 read by :data:`SEPARATOR`); without it "stable" would be read as the package."""
+_GPU_VARIANTS = frozenset(
+    ("cuda", "rocm", "hip", "kokkos", "sycl", "opencl", "plumed", "openmp", "openacc", "egl")
+    + ("osmesa",)
+)
+"""After "with", only these read as variants: "LAMMPS with MPI" asks for MPI, a library; an
+accelerator or rendering back end ("ParaView with EGL") is a way the package is built."""
+_OPTION_VARIANTS = frozenset(("double", "int64", "complex"))
+"""Variants said in words that name no package ("with 64-bit indices", "with complex
+scalars", "in double precision"): after "with" they can only be how the package is built."""
+_BACKEND_WORDS = alternation(
+    k for k, v in lexicon.VARIANT_WORDS.items() if v in _GPU_VARIANTS | _OPTION_VARIANTS
+)
+"""The variant words a plain "with" ties to the package, as more items of one list."""
 _WITH_VARIANT_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}{_BRACKET_VERSION}\s*[,(]?\s*"
     r"(?P<built>(?:that\s+is\s+|which\s+is\s+|(?:has|have|needs?)\s+to\s+be\s+|must\s+be\s+|"
@@ -237,10 +255,15 @@ _WITH_VARIANT_RE = re.compile(
     rf"(?P<how>{_WITH_WORDS})\s+(?:the\s+)?(?:(?P<v>{_VARIANT_WORDS})"
     r"(?P<support>\s+(?:support|enabled|backend|acceleration|offload|package|variant))?)"
     r"(?![\w-]|\.\w|\s+v?\d)"
+    rf"(?P<more>(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)(?:{_BACKEND_WORDS})"
+    r"(?![\w-]|\.\w|\s*[@/]?\s*v?\d)){0,3})"
     rf"(?:\s*\)?\s*,?\s*(?P<spec2>{_EXPLICIT_SPEC}))?",
     FLAGS,
 )
-"""Variants after the name: "GROMACS 2023 with CUDA", "hdf5 built without MPI"."""
+"""Variants after the name: "GROMACS 2023 with CUDA", "hdf5 built without MPI", and more
+variant words after the first ("LAMMPS with KOKKOS and CUDA"; see ``after`` in
+:func:`extract_variants` for which of them a plain "with" ties to the package). A word with a
+version of its own ("with KOKKOS and CUDA 12") is a package beside it and is not taken."""
 _WITH_HINT_RE = re.compile(rf"{_WITH_WORDS}\s+(?:the\s+)?(?:{_VARIANT_WORDS})", FLAGS)
 """What every match of :data:`_WITH_VARIANT_RE` contains ("with CUDA"): a cheap test that
 skips the costly pattern on most texts."""
@@ -344,6 +367,37 @@ _BUILD_IS_RE = re.compile(
 has to be a Kokkos-enabled build". Only a must: "GROMACS is the CUDA build" may describe what
 a site has, not what the job needs. "it" right after the name points back to it: "marian-nmt
 1.12, and it must be the CUDA build"."""
+_IN_BUILD_RE = re.compile(
+    rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}{_BRACKET_VERSION}\s*,?\s*"
+    rf"(?:(?:in|as)\s+(?:the|its|a|an)\s+(?P<v>{_VARIANT_WORDS})[\s-]+(?:enabled\s+)?"
+    r"(?:build|version|variant|flavou?r)|in\s+(?P<p>double[\s-]+precision)(?:\s+mode)?)(?![\w-])",
+    FLAGS,
+)
+"""A variant said as the build the package runs in: "TELEMAC (release 8.4) in its MPI build",
+"LS-DYNA R13 in the double precision version", "NAMD 3.0 as the CUDA build", "GROMACS 2024
+in double precision"."""
+_IN_BUILD_HINT_RE = re.compile(
+    r"(?:in|as)\s+(?:the|its|a|an)\s+[\w-]+[\s-]+(?:\w+[\s-]+)?"
+    r"(?:build|version|variant|flavou?r)(?!\w)|in\s+double[\s-]+precision",
+    FLAGS,
+)
+_PRECISION_BEFORE_RE = re.compile(
+    r"(?<![\w-])double[\s-]+precision[\s-]+(?:(?:build|version)\s+of\s+)?(?:the\s+)?"
+    rf"(?P<name>{_CATALOGUED}){WORD_END}{_WITH_SPEC}",
+    FLAGS,
+)
+"""A catalogued package named after its precision: "a double-precision GROMACS 2024",
+"double precision build of CP2K"."""
+"""What every match of :data:`_IN_BUILD_RE` contains ("in its MPI build"): skips its scan."""
+_SUFFIXED_MODULE_RE = re.compile(
+    r"(?<![\w.+/-])(?P<name>[a-z][\w.+-]{0,40}?[-_](?:cuda|rocm|hip|kokkos|sycl|openmp|openacc))"
+    rf"[/@](?P<spec>{VERSION})(?![\w.+/-])",
+    FLAGS,
+)
+"""A module name with its build and version in running text: "lammps-kokkos/2Aug2023 for the
+MD runs" is LAMMPS built with Kokkos, release 2Aug2023 (see :func:`build_suffix`)."""
+_OF_BUILD_RE = re.compile(r"(?:build|version|variant|flavou?r)\s+of\s", FLAGS)
+"""A prefix variant said as "a CUDA build of X": the phrase makes X a package."""
 _BUILD_IS_HINT_RE = re.compile(
     r"\s+be\s+(?:the|a|an|its)\s+[\w-]+[\s-]+(?:\w+\s+)?(?:build|version|variant|flavou?r|one)(?!\w)",
     FLAGS,
@@ -389,12 +443,7 @@ packages (see :func:`_add_on`), or nothing is read: "R with the BiocManager pack
 "LAMMPS with the MOLECULE package" (an English word) are left to the other stages."""
 _PACKAGE_LIST_HINT_RE = re.compile(r"\spackages?(?!\w)", FLAGS)
 """What every match of :data:`_PACKAGE_LIST_RE` contains (" package"): skips its scan."""
-_GPU_VARIANTS = frozenset(
-    ("cuda", "rocm", "hip", "kokkos", "sycl", "opencl", "plumed", "openmp", "openacc", "egl")
-    + ("osmesa",)
-)
-"""After "with", only these read as variants: "LAMMPS with MPI" asks for MPI, a library; an
-accelerator or rendering back end ("ParaView with EGL") is a way the package is built."""
+
 
 _JOIN_OR_RE = re.compile(
     r"\s*(?:\([^()\n]{1,30}\)\s*)?(?:#\s*)?(?:[,(]\s*)?"
@@ -603,9 +652,9 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
             for w in re.findall(r"[a-z][a-z0-9_-]{1,30}", m.group("items"), FLAGS)
             if w.lower() not in ("the", "and", "package", "packages")
         ]
-        variants = [_variant(w) if squash(w) in lexicon.VARIANT_WORDS else w.lower() for w in said]
+        variants = [_variant(w) if squash(w) in _SQUASHED_VARIANTS else w.lower() for w in said]
         if not said or not all(
-            squash(w) in lexicon.VARIANT_WORDS or (w.isupper() and _add_on(w)) for w in said
+            squash(w) in _SQUASHED_VARIANTS or (w.isupper() and _add_on(w)) for w in said
         ):
             return False  # "R with the BiocManager package": a package of its own
         return _record(draft, m, [f"+{v}" for v in variants], built=True)
@@ -619,28 +668,30 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
         if name is None and (squash(found) in _NOT_NAMES | _NOT_SPEC_NAMES or len(found) < 2):
             return False  # "MPI+OpenMP" is a programming model, not MPI built with OpenMP
         version = m.group("v1") or m.group("v2") or m.group("v3")
+        signed = re.findall(r"[+~][a-z][a-z0-9_-]*", m.group("variants").lower())
+        if m.group("v1"):  # "petsc@3.21.4+mumps+hypre~debug": after "@", a sign starts a variant
+            version, *tail = re.split(r"(?=[+~][a-z])", m.group("v1"))
+            signed = [t.lower() for t in tail] + signed
         constraints = (
             [VersionConstraint(op=Comparator.EQ, version=v)]
             if (version and (v := clean_version(version)))
             else []
         )
-        variants = re.findall(r"[+~][a-z][a-z0-9_-]*", m.group("variants").lower())
-        draft.add_software(name or found.lower(), constraints, m.span(), variants)
+        draft.add_software(name or found.lower(), constraints, m.span(), signed)
         return True
 
     def after(m: re.Match[str]) -> bool:
         variant = _variant(m.group("v"))
         how = m.group("how").lower()
         how = "with" if re.fullmatch(_WITH_TYPOS, how) else how
-        if (
-            how in ("with", "w/", "plus")
-            and variant not in _GPU_VARIANTS
-            and not m.group("support")
-            and not m.group("built")
-        ):
+        plain = how in ("with", "w/", "plus") and not m.group("support") and not m.group("built")
+        if plain and variant not in _GPU_VARIANTS | _OPTION_VARIANTS:
             return False  # "LAMMPS with MPI" asks for MPI; "HDF5 with MPI support" is +mpi
         sign = "~" if how in ("without", "w/o", "minus") else "+"
-        return _record(draft, m, [f"{sign}{variant}"], built=bool(m.group("built")))
+        said = [f"{sign}{variant}"]
+        more = re.findall(_BACKEND_WORDS, m.group("more") or "", FLAGS)
+        said += [f"{sign}{_variant(found)}" for found in more]  # "with KOKKOS and CUDA"
+        return _record(draft, m, said, built=bool(m.group("built")))
 
     def contrast(m: re.Match[str]) -> bool:
         signs = [
@@ -654,11 +705,26 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
 
     def before(m: re.Match[str]) -> bool:
         said = m.groupdict().get("vb") or m.group("v")
+        found = m.group("name")
+        if _canonical(found) is None and _OF_BUILD_RE.search(m.group(0)) and _proper(found):
+            # "the CUDA build of Chroma", "the MPI version of SWASH": only a package has builds
+            draft.add_software(found.lower(), _constraints(m), m.span(), [f"+{_variant(said)}"])
+            return True
         return _record(draft, m, [f"+{_variant(said)}"])
+
+    def suffixed(m: re.Match[str]) -> bool:
+        split = build_suffix(m.group("name"))
+        if split is None:
+            return False
+        draft.add_software(split[0], _constraints(m), m.span(), [split[1]])
+        return True
+
+    def in_build(m: re.Match[str]) -> bool:
+        return _record(draft, m, [f"+{_variant(m.group('v') or m.group('p'))}"], built=True)
 
     def built(m: re.Match[str]) -> bool:
         said = m.group("v")
-        variant = lexicon.VARIANT_WORDS.get(squash(said)) or _canonical(said)
+        variant = _SQUASHED_VARIANTS.get(squash(said)) or _canonical(said)
         if variant is None and _add_on(said):
             variant = said.lower()  # "NEURON built with CoreNEURON", "MILC built with QUDA"
         if variant is None or variant in _COMPILERS:
@@ -672,7 +738,7 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
             again = (item.group("how") or "").lower()
             more_sign = {"": sign, "with": "+"}.get(again, "~")
             found = item.group("v")
-            more = lexicon.VARIANT_WORDS.get(squash(found)) or _canonical(found) or _variant(found)
+            more = _SQUASHED_VARIANTS.get(squash(found)) or _canonical(found) or _variant(found)
             said.append(f"{more_sign}{more}")
         return _record(draft, m, said, built=True)
 
@@ -689,15 +755,25 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
     def spaced(m: re.Match[str]) -> bool:
         """Without a version, only a catalogued name owns the variants after it: "hdf5 +mpi
         +hl" is a spec, while "results +/- 2%" or "nodes +gpus" are no package's build."""
-        if not m.group("spec") and _canonical(m.group("name")) is None:
+        found = m.group("name")
+        name = _canonical(found)
+        if m.group("bspec") and name is None and _word_like(found):
+            return False  # "run 3.5 +mpi": a word, not a package, before the version
+        if not m.group("spec") and not m.group("bspec") and name is None:
             return False
+        if m.group("bspec"):  # "quda 1.1.0 +rocm"
+            name = name or found.lower()
+            variants = re.findall(r"[+~][a-z][a-z0-9_-]*", m.group("variants").lower())
+            constraints = parse_constraints(m.group("bspec"))[0]
+            draft.add_software(name, constraints, m.span(), variants)
+            return True
         return listed(m)
 
     scanner.take(_SPACED_SPEC_RE, spaced)
 
     def patched(m: re.Match[str]) -> bool:
         said = m.group("v")
-        variant = lexicon.VARIANT_WORDS.get(squash(said)) or _canonical(said)
+        variant = _SQUASHED_VARIANTS.get(squash(said)) or _canonical(said)
         if variant is None or variant in _COMPILERS:
             return False
         return _record(draft, m, [f"+{variant}"], built=True)
@@ -707,6 +783,7 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
     if "patched" in scanner.text.lower():
         scanner.take(_PATCHED_RE, patched)
 
+    scanner.take(_SUFFIXED_MODULE_RE, suffixed)
     scanner.take(_SPACK_SPEC_RE, spack)
     if _WITH_HINT_RE.search(scanner.text):
         if "without" in scanner.text.lower() or "w/o" in scanner.text.lower():
@@ -717,6 +794,10 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_PREFIX_VARIANT_RE, before)
     if _BUILD_IS_HINT_RE.search(scanner.text):
         scanner.take(_BUILD_IS_RE, before)
+    if _IN_BUILD_HINT_RE.search(scanner.text):
+        scanner.take(_IN_BUILD_RE, in_build)
+    if "precision" in scanner.text.lower():
+        scanner.take(_PRECISION_BEFORE_RE, lambda m: _record(draft, m, ["+double"]))
 
 
 def extract_software(scanner: Scanner, draft: Draft) -> None:
@@ -1263,6 +1344,8 @@ def _read_module_items(draft: Draft) -> None:
         if runtime is not None:
             draft.set_container(runtime, constraints, item)
             continue
+        if (split := build_suffix(name)) is not None:  # "module load grid-cuda/0.9.1"
+            name, variants = split[0], [*variants, split[1]]
         draft.add_software(_canonical(name) or name.lower(), constraints, None, variants)
 
 
@@ -1539,7 +1622,7 @@ def _named_package(draft: Draft, m: re.Match[str], found: str) -> bool:
     compiled for CUDA") never do: the library then stays a requirement of its own."""
     if not found[0].isupper() or found.lower() in filler_words() or squash(found) in _NOT_NAMES:
         return False
-    if HARDWARE_RE.match(found) or squash(found) in lexicon.VARIANT_WORDS:
+    if HARDWARE_RE.match(found) or squash(found) in _SQUASHED_VARIANTS:
         return False
     text = m.string
     if _PACKAGE_NOUN_AFTER_RE.match(text, m.end("name")):
@@ -1593,13 +1676,56 @@ def _variant_owner(found: str, built: bool = False) -> bool:
     )
 
 
+def _word_like(found: str) -> bool:
+    """A word of prose or of a form, which no spec names: "run", "nodes", "MPI"."""
+    return (
+        english_word(found)
+        or found.lower() in filler_words()
+        or squash(found) in _NOT_NAMES | _NOT_SPEC_NAMES
+    )
+
+
+def _proper(found: str) -> bool:
+    """A name written as a proper noun ("Chroma", "SWASH", "ParFlow"), not a filler word or a
+    word no package is called ("the CUDA build of the code", "the MPI version of Monday")."""
+    return (
+        found[:1].isupper()
+        and found.lower() not in filler_words()
+        and squash(found) not in _NOT_NAMES | _NOT_SPEC_NAMES
+        and not HARDWARE_RE.match(found)
+    )
+
+
+_BUILD_SUFFIXES = frozenset(("cuda", "rocm", "kokkos", "sycl", "openmp", "openacc"))
+"""Back ends a module name may end in: ``grid-cuda/0.9.1``, ``lammps-kokkos/2Aug2023``. Not
+MPI: sites name their parallel builds ``hdf5-mpi`` or ``fftw-mpi`` as modules of their own,
+which a request may ask for beside the serial one."""
+_BUILD_SUFFIX_RE = re.compile(r"(?P<base>[a-z][\w.+-]{0,40}?)[-_](?P<tag>[a-z]{3,7})", FLAGS)
+
+
+def build_suffix(name: str) -> tuple[str, str] | None:
+    """A module named after the package and its build (``grid-cuda``, ``lammps-kokkos``): the
+    package and the variant, or None. A name the catalogue holds whole keeps its hyphen
+    (``netcdf-fortran``), and so do the Python packages that wrap MPI (``dask-mpi``)."""
+    m = _BUILD_SUFFIX_RE.fullmatch(name)
+    if m is None or _canonical(name) is not None or re.fullmatch(_MPI_WRAPPERS, name, FLAGS):
+        return None
+    tag = _SQUASHED_VARIANTS.get(m.group("tag").lower())
+    base = m.group("base")
+    if tag not in _BUILD_SUFFIXES or squash(base) in _NOT_NAMES | _NOT_SPEC_NAMES:
+        return None
+    if lookup(lexicon.MPI_IMPLEMENTATIONS, name) or lookup(lexicon.CONTAINER_RUNTIMES, name):
+        return None  # "cray-mpich" is an MPI, "intel-mpi" too
+    return _canonical(base) or base.lower(), f"+{tag}"
+
+
 def _canonical(found: str) -> str | None:
     return lexicon.SOFTWARE_CASE_SENSITIVE.get(found) or lookup(lexicon.SOFTWARE, found)
 
 
 def _variant(word: str) -> str:
     key = squash(word)
-    return lexicon.VARIANT_WORDS.get(key, key)
+    return _SQUASHED_VARIANTS.get(key, key)
 
 
 def _apply_operator(
