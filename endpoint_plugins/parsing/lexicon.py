@@ -1077,9 +1077,11 @@ FILE_EXTENSIONS: frozenset[str] = frozenset(
     cif mol2 sdf xyz gro top tpr mdp itp psf dcd xtc trr lmp nii
     nex nexus phy tre nwk msh mesh vtk vtu stl pmap asdf upf psml fdf sw tersoff eam
     tif tiff png jpg mp4 wav flac pbf shp las laz
-    sif img def qcow2 raw iso
+    sif img def qcow2 raw iso dll jar run
     """.split()
 )
 """File name extensions of scripts, code, configuration, data and container images: a word
 ending in one ("train.py", "ds_zero3.json", "s1.bam", "image.sif") is a file, not a package.
-Julia's ``.jl`` is not here: "Oceananigans.jl" names a package, "main.jl" a script."""
+Julia's ``.jl`` is not here: "Oceananigans.jl" names a package, "main.jl" a script. An
+executable or an installer of a package ("MaxQuantCmd.dll", "case.run", "tool.jar") is a file
+too: the package it belongs to is named on its own."""

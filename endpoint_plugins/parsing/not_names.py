@@ -288,7 +288,89 @@ def not_a_package(word: str) -> bool:
         or word.lower() in _WORKLOAD_MANAGERS
         or word.lower() in _SITE_FILESYSTEMS
         or abbreviation_compound(word)
+        or science_parameters(word)
+        or bool(_PATCH_WORD_RE.match(word))
     )
+
+
+_PATCH_WORD_RE = re.compile(r"^[A-Za-z]{2,8}-[A-Za-z]{1,2}/\d{1,2}$")
+"""A vision model with its size letter and patch size, read as one word ("ViT-B/32")."""
+
+
+_BASIS_SET_RE = re.compile(
+    r"^(?:(?:ma-|d-|x2c-)?def2-[a-z]{2,6}(?:-?(?:jk|ri|c))?"
+    r"|(?:(?:aug|d-aug|jun|may|apr|heavy-aug)-)?cc-pw?c?v(?:[dtq56]|\(?[dtq]\+d\)?)z(?:-[a-z]{1,3})?"
+    r"|\d-\d{2,3}\+{0,2}g\*{0,2}(?:\([\w,]{1,8}\))?|sto-\d{1,2}g"
+    r"|(?:dzvp|tzvp|tzv2p|szv)-molopt(?:-[a-z]{2,4})?"
+    r"|pcseg-\d|(?:aug-)?pc-\d)$",
+    re.IGNORECASE,
+)
+"""Basis sets by their grammar: Ahlrichs' ``def2-TZVPP`` (and ``ma-def2-SVP``), Dunning's
+``cc-pVTZ``/``aug-cc-pwCVQZ``, Pople's ``6-31G*``/``6-311++G(d,p)``, ``STO-3G``, CP2K's
+``DZVP-MOLOPT-SR``, Jensen's ``pcseg-2``: the one-electron basis of a calculation, an input of
+the program, never a package."""
+_FUNCTIONALS = frozenset(
+    """
+    b3lyp cam-b3lyp b3lyp-d3 b3lyp-d3bj b3lyp-d4 pbe0 pbe0-d3 pbe-d3 pbe0-d3bj hse06 hse03 b97-d
+    b97-d3 wb97x wb97x-d wb97x-d3 wb97x-v wb97m-v m06 m06-2x m06-l m062x tpss tpssh r2scan
+    r2scan-3c b2plyp dsd-blyp dsd-pbep86 bp86 blyp pw91 pw6b95 revpbe rpbe pbesol lc-wpbe
+    b3pw91 b97m-v scan0 hf-3c pbeh-3c b97-3c
+    """.split()
+)
+"""Density functionals and composite methods ("CAM-B3LYP", "wB97X-D", "M06-2X", "r2SCAN-3c"):
+the level of theory the program runs at, named in the input, never a package."""
+_SEMIEMPIRICAL_RE = re.compile(r"^(?:gfn[0-2]|gfn-?ff)(?:-xtb)?$|^(?:dlpno-)?ccsd(?:\(t\))?$", re.I)
+"""Levels of theory named with the program's hamiltonian ("GFN2-xTB", "GFN-FF"): a method the
+package ``xtb`` runs, written beside it; the package is named on its own."""
+_FORCE_FIELD_RE = re.compile(
+    r"^(?:charmm\d{2}m?|ff\d{2}[a-z]{2,4}(?:-[a-z]{2,4})?|gaff2|amber\d{2}sb[\w*-]*"
+    r"|opls-?aa(?:/m)?|opls\d|tip[345]p(?:-?(?:fb|ew|d))?|spc/?e|martini[23]|gromos\d{2}\w*"
+    r"|a99sb[\w*-]*|des-amber)$",
+    re.IGNORECASE,
+)
+"""Force fields and water models by their release shape ("CHARMM36m", "ff19SB", "GAFF2",
+"amber99sb-ildn", "OPLS-AA/M", "TIP4P-Ew", "SPC/E", "Martini3"): parameters read by an MD
+engine, not a package. The engines of the same stem ("CHARMM", "AMBER") stay catalogued."""
+_SCENARIO_RE = re.compile(r"^(?:ssp[1-5]-?\d{2}|ssp[1-5]-\d\.\d|rcp\d\.?\d|[a-z]+mip\d?)$", re.I)
+"""Climate scenarios and intercomparison projects ("SSP585", "SSP2-4.5", "RCP8.5",
+"ScenarioMIP", "HighResMIP"): which data, never a program."""
+_LINEAGE_RE = re.compile(r"^[a-z]+_odb\d{1,2}$", re.IGNORECASE)
+"""A BUSCO lineage data set ("vertebrata_odb10", "bacteria_odb12"): a download of orthologs."""
+_PIPELINE_MODEL_RE = re.compile(r"^[a-z]{2,3}_core_(?:web|news|sci)_(?:sm|md|lg|trf|scibert)$")
+"""A trained spaCy pipeline ("en_core_web_trf", "de_core_news_lg", "en_core_sci_md"): weights
+that spaCy loads, not a package (it installs as one, but the package is spaCy)."""
+_DATA_FORMATS = frozenset(
+    """
+    mzml mzxml mzidentml mgf gvcf nanoaod miniaod daod ntuple ntuples pod5 fast5 slow5 blow5
+    bigwig bedgraph netcdf4 geotiff cog hdf4 dicom nifti cifti gifti edf ome-zarr ome-tiff
+    """.split()
+)
+"""File and data formats written as nouns ("1.5 TB of mzML", "the intermediate gVCFs", "read
+NanoAOD", "POD5 from the run"): what the data are stored in, never a package to install."""
+
+
+def science_parameters(word: str) -> bool:
+    """A basis set, a density functional or a semi-empirical level, a force field or a water
+    model, a climate scenario, a BUSCO lineage, a spaCy pipeline or a data format, known by its
+    shape (or, for functionals and formats, a short list): the inputs and data of a program,
+    not a program. Written with a slash between two of them ("CAM-B3LYP/def2-SVP",
+    "ff19SB/OPC") the pair is a level of theory or a setup. A word so marked is quoted,
+    never dropped."""
+    lower = word.lower()
+    singular = lower[:-1] if lower.endswith("s") and not lower.endswith("ss") else lower
+    if (
+        _BASIS_SET_RE.match(lower)
+        or lower in _FUNCTIONALS
+        or _SEMIEMPIRICAL_RE.match(lower)
+        or _FORCE_FIELD_RE.match(lower)
+        or _SCENARIO_RE.match(lower)
+        or _LINEAGE_RE.match(lower)
+        or _PIPELINE_MODEL_RE.match(lower)
+        or singular in _DATA_FORMATS
+    ):
+        return True
+    parts = lower.split("/")
+    return 1 < len(parts) <= 3 and all(p and science_parameters(p) for p in parts)
 
 
 _SITE_FILESYSTEMS = frozenset(
@@ -406,6 +488,7 @@ _DATA_AFTER_RE = re.compile(
     rf"[^\S\n]+(?P<desc>[a-z][a-z-]*[^\S\n]+)?(?P<noun>{_DATA_NOUNS})(?![\w-])"
     r"(?=[^\S\n]*(?:$|[^\w\s]|\d|(?:the|a|an|and|or|of|on|over|to|for|with|from|in|into|by|at|as|"
     r"is|are|was|were|via|using|through|per|each|that|which|so|but|we|i|it|they|need|needs|"
+    r"this|these|those|last|next|"
     r"will|would|should|must|can|could)(?!\w)))",
     re.I | re.M,
 )
@@ -684,14 +767,15 @@ _NOT_SOFTWARE_AFTER_RE = re.compile(
     r"[^\S\n]+(?:work[^\S\n]+packages?|submissions?|consorti(?:um|a)|collaborations?|"
     r"projects?|proposals?|grants?|hackathons?|challenges?|competitions?|campaigns?|"
     r"machines?|boards?|chips?|hardware|supercomputers?|testbeds?|output|outputs|formats?|"
-    r"modes?)"
+    r"modes?|water(?:[^\S\n]+models?)?|lineages?)"
     r"(?![\w-])",
     re.IGNORECASE,
 )
 """A noun that makes the name before it a project, a funder, an event, a machine, a file
 format or a mode of a program ("our EUROfusion work package", "the FluSight submission", "a
-SpiNNaker machine", "openPMD output", "DIAMOND in blastx mode"): no package to install. Kept
-unread, so it is quoted."""
+SpiNNaker machine", "openPMD output", "DIAMOND in blastx mode"), a water model ("OPC water")
+or a lineage of a reference set ("the fungi_x lineage"): no package to install. Kept unread, so
+it is quoted."""
 _GRID_SPACING_AFTER_RE = re.compile(
     r"[^\S\n]+\d{1,3}(?:\.\d{1,3})?[^\S\n]*(?:\u00b0|deg(?:rees?)?(?![\w-]))", re.IGNORECASE
 )
@@ -699,6 +783,10 @@ _GRID_SPACING_AFTER_RE = re.compile(
 configuration or a grid, and the number is its resolution, not a release."""
 _PARAMETER_COUNT_AFTER_RE = re.compile(r"[^\S\n]+\d{1,4}(?:\.\d)?[bBmM](?![\w.-])")
 """A parameter count after the word ("llama-3 70b", "Qwen2.5 7B"): a trained model, weights."""
+_PATCH_MODEL_RE = re.compile(r"^[A-Za-z]{2,8}-[A-Za-z]{1,2}$")
+_PATCH_AFTER_RE = re.compile(r"/\d{1,2}(?![\w./])")
+"""A vision model with its size letter and its patch size ("ViT-L/16", "DeiT-S/16",
+"Mixer-B/32"): weights, and the number after the slash no release."""
 _GLUED_RE = re.compile(r"[\w.-]+")
 _HUB_PATH_AFTER_RE = re.compile(r"/(?P<model>[A-Za-z][\w.-]*[\w])")
 """A model's name after its publisher and a slash, as model hubs write them ("BAAI/...")."""
@@ -735,8 +823,12 @@ def shaped_as_no_package(text: str, start: int, word: str) -> bool:
     glued = _GLUED_RE.match(text, start)  # "whisper-large" with its "-v3"
     whole = glued.group(0).rstrip(".-") if glued else word
     hub = _HUB_PATH_AFTER_RE.match(text, end)
+    if science_parameters(whole):
+        return True  # "SSP2-4.5", "def2-TZVP": a scenario or a basis set, its digits glued on
     if model_checkpoint(whole) or (hub is not None and model_checkpoint(hub.group("model"))):
         return True  # "bge-large-en", "BAAI/bge-large-en-v1.5": weights and their publisher
+    if _PATCH_MODEL_RE.match(word) and _PATCH_AFTER_RE.match(text, end):
+        return True  # "ViT-L/16": a model and its patch size
     unit = _MEASURED_AREA_RE.match(word) or MEASURED_AFTER_RE.fullmatch(word)
     if unit and _AMOUNT_BEFORE_RE.search(text, max(0, start - 4), start):
         return True
@@ -824,7 +916,7 @@ _SET_NOUN_BEFORE_RE = re.compile(
 'tune-v3'", "partition gpu-long", "account fus123", "project ClimEx-2"). A verb ("run") is not
 among them: "run foo" names the package."""
 _OBJECT_BEFORE_RE = re.compile(
-    r"(?:^|[^\w-])(?:on|against)[^\S\n]+(?:the[^\S\n]+)?"
+    r"(?:^|[^\w-])(?:on|against)[^\S\n]+(?:(?:the|a|an|our)[^\S\n]+)?"
     rf"(?:{_NAME_TOKEN}{_RELEASE_AFTER}{_LIST_JOIN})*\Z",
     re.IGNORECASE,
 )
@@ -835,12 +927,15 @@ _DATA_VERB_RE = re.compile(
     r"fine-?tun(?:e|es|ed|ing)|evaluat(?:e|es|ed|ing)|eval|validat(?:e|es|ed|ing)|"
     r"benchmark(?:s|ed|ing)|scor(?:e|es|ed|ing)|align(?:s|ed|ing)?|map(?:s|ped|ping)|"
     r"quantif(?:y|ies|ied|ying)|search(?:es|ed|ing)?|quer(?:y|ies|ied|ying)|"
-    r"screen(?:s|ed|ing)?)(?![\w-])",
+    r"screen(?:s|ed|ing)?|sequenc(?:e|es|ed|ing)|record(?:s|ed|ing)?|acquir(?:e|es|ed|ing)|"
+    r"imag(?:e|es|ed|ing))(?![\w-])",
     re.IGNORECASE,
 )
 """Verbs whose object after "on"/"against" is data or a reference, not a tool: "trained on",
 "evaluated on", "scored 71 on", "aligned against", "searched against". Verbs of building and
-testing are left out: "linked against libfoo 2.3", "tested against HDF5" name dependencies."""
+testing are left out: "linked against libfoo 2.3", "tested against HDF5" name dependencies.
+Verbs of sequencing, recording, acquiring and imaging name the instrument after "on"
+("sequenced on the NovaSeq X", "recorded on a Neuropixels probe"): hardware, not software."""
 _FORCED_BEFORE_RE = re.compile(
     r"(?:^|[^\w-])forced[^\S\n]+by[^\S\n]+(?:the[^\S\n]+)?"
     rf"(?:{_NAME_TOKEN}{_RELEASE_AFTER}{_LIST_JOIN})*\Z",
@@ -848,6 +943,22 @@ _FORCED_BEFORE_RE = re.compile(
 )
 """The forcing of a model ("forced by JRA55-do", "forced by ERA5 and CMIP6"): data. Not "driven
 by" nor "forced with": "driven by the athena framework" names the code that drives the runs."""
+_SOURCE_BEFORE_RE = re.compile(
+    r"(?:^|[^\w-])(?:(?:data|observations|images|scans|spectra|recordings|measurements|reads|"
+    r"samples|forcings?|bathymetry|topography|elevations?|dems?|ligands|molecules|compounds|"
+    r"proteins|reanalysis|(?:boundary|initial|lateral)[^\S\n]+conditions)[^\S\n]+"
+    r"(?:(?:is|are|was|were|comes?|came|taken|drawn|downloaded|obtained|derived)[^\S\n]+)?"
+    r"from|(?:the|our|two|both|reference)[^\S\n]+(?:databases|data[^\S\n]?sets|corpora))"
+    rf"[^\S\n]+(?:the[^\S\n]+)?(?:{_NAME_TOKEN}{_RELEASE_AFTER}{_LIST_JOIN})*\Z",
+    re.IGNORECASE,
+)
+"""Where data come from, or a plural noun of data sets, right before the name and maybe earlier
+items of its list ("the forcings from ERA5-Land", "the bathymetry from GEBCO 2023", "ligands
+from the PDBbind 2020 set", "the databases UniRef30 and ColabFoldDB"): the name is a source of
+data. Nouns of what a tool makes ("outputs", "structures", "alignments") are left out: "the
+structures from AlphaFold" name the tool."""
+_WRAP_RE = re.compile(r"(?<!\n)\n(?!\n)")
+"""A single line break, where prose wraps (a blank line ends the paragraph)."""
 _SITE_OPTION_BEFORE_RE = re.compile(
     r"(?:^|[^\S\n])(?:-p|-A|-q|-P|--partition|--account|--qos|--reservation)(?:=|[^\S\n]+)\Z"
 )
@@ -928,6 +1039,8 @@ def named_as_data(text: str, start: int, word: str) -> bool:
         return True
     before = text[max(0, start - 120) : start]
     if _SET_NOUN_BEFORE_RE.search(before[-40:]) or _FORCED_BEFORE_RE.search(before):
+        return True
+    if _SOURCE_BEFORE_RE.search(_WRAP_RE.sub(" ", before)):  # prose wraps its lines
         return True
     if _SITE_OPTION_BEFORE_RE.search(before[-20:]):
         return True

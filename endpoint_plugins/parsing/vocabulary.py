@@ -469,6 +469,16 @@ _NOT_ASCII_LETTER = bytes(b for b in range(256) if not chr(b).isalpha() or b > 1
 text (derived from ``str.isupper``/``str.isalpha`` themselves, so both counts agree)."""
 
 
+def _slashed_non_names(word: str) -> bool:
+    """Two or three things joined by slashes, each no package: an English word, a formula or
+    a word :func:`not_a_package` sets aside ("water/TiO2", "POPC/cholesterol"): a system or a
+    mixture. A part that could be a package ("gromacs/2024") keeps the whole a name."""
+    parts = word.split("/")
+    return 1 < len(parts) <= 3 and all(
+        p and (english_word(p) or _NOT_A_NAME_RE.match(p) or not_a_package(p)) for p in parts
+    )
+
+
 def _acronym(word: str) -> bool:
     """Written in capitals, three letters or more: "ORCA", "AMBER", "ROOT" (not "GO")."""
     return len(word) > 2 and word.isupper()
@@ -560,7 +570,7 @@ def _classify(
         return "unread"  # "lic.example.ac.uk" is a host, not a package
     if _NOT_A_NAME_RE.match(word):
         return "unread"  # "LiNiO2", "E4", "v0.91", "FFTs": formulas, codes, plural acronyms
-    if not_a_package(word):
+    if not_a_package(word) or _slashed_non_names(word):
         return "unread"  # "Llama-3-70B", "inputs_3d", "motorBike", "LoRA": no software
     if _near_feature_word(lower):
         return "unread"
