@@ -313,6 +313,7 @@ _WHEN = (
     rf"|(?P<hol>{_HOLIDAY})"
     rf"|{_NUMERIC_DATE}|{_SHORT_DATE}"
     rf"|(?:(?P<wmod>next|this|coming)\s+)?(?P<wd>{_WEEKDAY})\.?(?P<nextweek>\s+(?:of\s+)?next\s+week)?)"
+    rf"(?:['\u2019]s(?=\s+(?:at\s+)?{_TIME}))?"  # "before tomorrow's 9am telecon": that time
     rf"(?:(?:,?\s+(?P<dpart>morning|afternoon|evening)(?!\w))?"
     rf"(?:,?\s+(?:at\s+)?(?P<time1>{_TIME})|{_AT_HOUR}){_tz('tz1')}|{_DAY_END})?"
     rf"|(?P<time2>{_TIME}){_tz('tz2')}"

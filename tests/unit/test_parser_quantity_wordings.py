@@ -2,6 +2,7 @@
 for it, with cases the rule must not fire on.
 
 - "deadline" in speech and typing: "deadline's Thursday 5pm", "deadlne is Friday noon".
+- A time after a possessive day is the deadline: "before tomorrow's 9am telecon".
 - A decade ("the 1930s", "1950s-1970s") is the period a study covers, never seconds of run time.
 - Refusals in key=value specs: "MPI=not needed" excludes MPI instead of leaving "not" behind.
 - The non-native "we have not need of MPI" is an exclusion, never an MPI requirement.
@@ -61,6 +62,36 @@ def test_a_spoken_or_mistyped_deadline_word_introduces_the_date(text: str, when:
 )
 def test_words_like_deadline_set_no_deadline(text: str) -> None:
     assert not field(text, "deadline")
+
+
+@pytest.mark.parametrize(
+    ("text", "when"),
+    [
+        ("has to finish before tomorrow's 9am telecon", "2026-12-02T09:00:00+00:00"),
+        ("by tomorrow's 9am meeting, 2 nodes", "2026-12-02T09:00:00+00:00"),
+        ("needed by Friday's 2pm review", "2026-12-04T14:00:00+00:00"),
+        ("before Thursday\u2019s 10:30 group meeting", "2026-12-03T10:30:00+00:00"),
+        ("by friday's 3pm call, 4 nodes for 2 hours", "2026-12-04T15:00:00+00:00"),
+        ("results by Wednesday's noon deadline", "2026-12-02T12:00:00+00:00"),
+    ],
+)
+def test_a_time_after_a_possessive_day_is_the_deadline(text: str, when: str) -> None:
+    assert field(text, "deadline") == {("deadline", when)}
+
+
+@pytest.mark.parametrize(
+    ("text", "when"),
+    [
+        ("by tomorrow's meeting", "2026-12-02T23:59:59+00:00"),
+        ("by Friday's review", "2026-12-04T23:59:59+00:00"),
+    ],
+)
+def test_a_possessive_day_without_a_time_keeps_its_end(text: str, when: str) -> None:
+    assert field(text, "deadline") == {("deadline", when)}
+
+
+def test_a_possessive_day_with_no_deadline_word_sets_none() -> None:
+    assert not field("Friday's run took 9 hours", "deadline")
 
 
 # -- decades are not run times -----------------------------------------------------------------
