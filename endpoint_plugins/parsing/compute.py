@@ -89,6 +89,7 @@ _NODES_RE = re.compile(
     rf"(?:(?:{_VENDOR}\s+)?(?P<gpu>{_GPU_WORD}|{_MODEL})(?:[\s-]+(?:accelerated|enabled|capable))?"
     r"[\s-]+"
     r"|(?:cpu|compute|worker|physical|whole|full|standard|regular|large[\s-]memory|big[\s-]memory|"
+    r"(?:big|large|huge|hi|high)[\s-]?mem|"
     rf"high[\s-]memory|fat|exclusive|dedicated|bare[\s-]metal|multi[\s-]core)[\s-]+"
     r"|(?P<such>such|identical|similar|(?:of\s+)?(?:these|those))[\s-]+"
     r"|(?P<arch>arm(?:64)?|aarch64|x86(?:[_-]64)?|amd64|power(?:9|10)?|ppc64le|epyc|xeon|grace|"
@@ -117,7 +118,7 @@ _ONE_UNIT_WORDS = ("machine", "computer", "workstation", "host", "server", "box"
 _ONE_UNIT_RE = re.compile(
     r"(?<![\w-])(?:(?P<one>one|1|a\s+single|one\s+single|single)"
     r"|(?P<article>an?))\s+"
-    r"(?:(?:big|large|powerful|strong|beefy|fast|dedicated|linux|arm|x86|gpu|cpu|compute|fat|"
+    r"(?:(?:(?:big|large|huge|fat|hi|high)[\s-]?mem(?:ory)?(?![a-z])|big|large|powerful|strong|beefy|fast|dedicated|linux|arm|x86|gpu|cpu|compute|fat|"
     r"(?:dual|two|quad|four)[\s-]socket|multi[\s-]core|many[\s-]core|"
     r"shared[\s-]memory|high[\s-]memory|bare[\s-]metal|physical|whole|\x00{3,})[\s-]+){0,2}"
     r"(?P<unit>[a-z]{3,11})(?![\w-])"
@@ -130,7 +131,8 @@ _ONE_UNIT_RE = re.compile(
     FLAGS,
 )
 """One node in words: "one machine", "a single host", "a computer with 48 cores", "a
-workstation with 2 graphic cards", "a sever with 16 cpus" (one letter off). With only an
+workstation with 2 graphic cards", "a sever with 16 cpus" (one letter off), "a bigmem node
+w/ 1 TB" (the big-memory node a site's partitions are named after). With only an
 article the word must be followed by the amounts it has ("a machine with 4 processors");
 "a computer scientist", "a machine learning model", "host memory" never count."""
 _SAME_NODE_RE = re.compile(
@@ -221,19 +223,22 @@ _TOTAL_ASIDE_RE = re.compile(
 _CPU_OR_GPU_RE = re.compile(
     r"(?<!\w)(?:(?:a|an|the)\s+)?(?:cpus?|cpu[\s-]only|cpu\s+nodes?|cpu\s+cores)"
     r"(?:\s+(?:alone|by\s+(?:itself|themselves)|on\s+(?:its|their)\s+own))?\s*"
-    rf"(?:,\s*)?(?:or|/|and/or)\s*(?:,\s*if\s+[^,;.]{{1,40}},\s*)?(?:(?:on|with|a|an)\s+)?"
+    rf"(?:,\s*)?(?:or|/|and/or)\s*(?:(?:also|else|alternatively|even|maybe)\s+)?"
+    rf"(?:,\s*if\s+[^,;.]{{1,40}},\s*)?(?:(?:on|with|a|an)\s+)?"
     rf"(?:(?P<gpu>{_GPU_WORD})"
     r"(?:[\s-]+(?:builds?|versions?|nodes?|jobs?|runs?|backends?|mode))?(?!\w)"
     rf"|(?=(?:{COUNT})\s*(?:x\s*)?(?:{_VENDOR}\s+)?(?:{_GPU_WORD}|{_MODEL})))",
     FLAGS,
 )
 """GPUs as an option, not a must: "a CPU or GPU build", "on CPU or 2 GPUs per node", "on CPU
-alone or on a single GPU". Read before "CPU only", so "either CPU-only or with 2 GPUs" offers
-two options instead of excluding the GPUs it asks for."""
+alone or on a single GPU", "on CPU or also on GPU" (an adverb after "or"). Read before "CPU
+only", so "either CPU-only or with 2 GPUs" offers two options instead of excluding the GPUs it
+asks for."""
 _OPTION_COUNT = r"(?:(?P<n>\d{1,3}|one|two|four|eight|a\s+single|a|an)\s+)?"
 """A count before the GPU word of an option ("on one GPU or on CPU"): still the count asked."""
 _GPU_OR_CPU_RE = re.compile(
-    rf"{_OPTION_COUNT}(?<!\w)(?:{_GPU_WORD})\s*,?\s*or\s+(?:on\s+)?(?:plain\s+|regular\s+|just\s+|normal\s+)?"
+    rf"{_OPTION_COUNT}(?<!\w)(?:{_GPU_WORD})\s*,?\s*or\s+(?:(?:also|else|alternatively|even)\s+)?"
+    r"(?:on\s+)?(?:plain\s+|regular\s+|just\s+|normal\s+)?"
     r"(?:cpus?|cpu\s+nodes?|cpu[\s-]only(?:\s+nodes?)?"
     r"|(?:the\s+)?(?:plain|regular|normal|ordinary|usual|conventional)\s+(?:cpus?|processors?))"
     r"(?!\w)",

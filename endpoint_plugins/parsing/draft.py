@@ -69,6 +69,8 @@ class ComputeDraft:
     gpu_or: bool = False
     cpu_fallback: bool = False
     """CPUs named as a fallback apart from any GPU phrase ("works on CPU too")."""
+    gpu_not_required: Mention[bool] | None = None
+    """A spec's ``gpu_required: false``: GPUs are an option when it asks for some, else none."""
     gpu_models: list[Mention[str]] = field(default_factory=list)
     gpu_model_choice: bool = False
     """Two models offered as alternatives ("H100 or A100"): neither is required."""
@@ -210,6 +212,12 @@ class Draft:
     def build_compute(self) -> ComputeRequirement:
         """Turn the compute mentions into one allocation shape (see module docstring)."""
         c = self.compute
+        if c.gpu_not_required is not None and c.cpu_only is None:
+            if any(g.value for g in c.gpus) or c.gpu_mentioned or c.gpu_models:
+                c.gpu_or = True  # "gpus": 2, "gpu_required": false: the GPUs are an option
+            else:
+                c.cpu_only = c.gpu_not_required  # no GPU asked for: "no GPU needed"
+                self.exclude(Feature.GPU)
         if c.cpu_fallback and (c.gpu_mentioned or c.gpus) and c.cpu_only is None:
             c.gpu_or = True  # "runs on NVIDIA GPUs ... works on CPU too": GPUs are an option
         nodes = self._first(c.nodes)

@@ -100,6 +100,7 @@ containers are both not needed"."""
 _NEGATED_FIRST = starts_with(
     [*_SPELLING, *"no without w/o zero non neither not nothing none never is are isn't".split()]
     + "aren't don't do doesn't does won't will shouldn't should didn't can't cannot".split()
+    + "have has had haven't hasn't".split()
 )
 """The first letters of every alternative below (the feature names and the words of
 :data:`_NOT`): most words start with none of them, and are passed over in one test."""
@@ -121,6 +122,9 @@ _NEGATED_RE = re.compile(
     rf"|(?:(?:is|are)\s+not|isn'?t|aren'?t)\s+(?:an?\s+)?{_FEATURE}\s+"
     r"(?:code|codes|job|jobs|program|application|app|workload)"
     rf"|{_NOT}\s+(?:really\s+|even\s+|actually\s+)?{_NEED}\s+{_ARTICLE}{_FEATURE}{_MORE}"
+    # "we have not need of MPI": the non-native calque of "we have no need of MPI"
+    rf"|(?:(?:have|has|had)\s+not|haven'?t|hasn'?t|{_NOT}\s+have)\s+(?:any\s+|the\s+|a\s+)?"
+    rf"needs?\s+(?:of|for)\s+{_ARTICLE}{_FEATURE}{_MORE}"
     rf"|(?:nothing|none\s+of\s+(?:it|them|this|the\s+\w+))\s+(?:here\s+|really\s+)?{_NEED}\s+"
     rf"{_ARTICLE}{_FEATURE}{_MORE}"
     rf"(?:\s+at\s+all)?"

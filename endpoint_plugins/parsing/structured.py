@@ -610,8 +610,9 @@ def _budget(draft: Draft, value: str, text: str) -> bool:
 
 
 def _mpi(draft: Draft, value: str, text: str) -> bool:
+    """``mpi: none``, ``MPI=not needed``: no MPI, as for any feature (:data:`_NOT_WANTED`)."""
     word = squash(value)
-    if word in ("no", "false", "none", "0", "off"):
+    if word in _NOT_WANTED:
         draft.exclude(Feature.MPI)
         return True
     if word in ("yes", "true", "1", "on", "any", "required"):
@@ -774,7 +775,13 @@ _IGNORED_KEYS = frozenset(
 _NOTE_KEYS = frozenset(("note", "notes", "remark", "remarks"))
 """Free-text notes: their words ("no rush", "needs 2 GPUs") are the request's own prose."""
 
-_VALUE = r"(?:\"[^\"\n]{0,200}\"|'[^'\n]{0,200}'|(?!-)[^\s,;\"'{}()\[\]]{1,80})"
+_VALUE = (
+    r"(?:\"[^\"\n]{0,200}\"|'[^'\n]{0,200}'"
+    r"|(?i:not[ \t_-]+(?:needed|required|allowed|permitted))(?![\w=:-])"
+    r"|(?!-)[^\s,;\"'{}()\[\]]{1,80})"
+)
+"""A value: quoted, one token, or a two-word refusal ("MPI=not needed", as :data:`_NOT_WANTED`
+reads it), which as a token would leave "needed" behind and lose the "not"."""
 _UNIT_WORD = (
     r"(?:[ \t]+(?i:gb|g|tb|mb|gib|tib|hours?|hrs?|h|minutes?|mins?|days?|usd|dollars)(?!\w)"
     r"(?![ \t]*[=:]))?"
@@ -849,6 +856,14 @@ _NOT_WANTED = frozenset(
         "notrequired",
     )
 )
+_GPU_REQUIRED_KEY_RE = re.compile(
+    r"gpus?(?:required|needed|mandatory|must|isrequired|isneeded)"
+    r"|(?:requires?|needs?|must(?:have|use)?)gpus?"
+)
+"""Keys saying whether GPUs are a must (``gpu_required``, ``needs_gpu``): false is "no GPU
+needed", which is a GPU exclusion when no GPU is asked for, and makes the GPUs the same spec
+asks for an option when one is (``"gpus": 2, "gpu_required": false``): see
+:meth:`Draft.build_compute`."""
 _TRUTHY = frozenset(("yes", "true", "1", "on", "y"))
 _FALSY = frozenset(("no", "false", "none", "0", "off", "n"))
 _REQUIRED_VALUES = _TRUTHY | frozenset(
@@ -1158,6 +1173,9 @@ class _Pairs:
         key = _canonical_key(squash(raw_key.replace(".", "")))
         value = _unquote(raw_value)
         text = m.group(0)
+        if _GPU_REQUIRED_KEY_RE.fullmatch(squash(raw_key)) and squash(value) in _FALSY:
+            self.draft.compute.gpu_not_required = Mention(True, text)
+            return True
         if key in _TASKS_PER_NODE_KEYS and (n := _count(value)):
             self.tasks_per_node = Mention(n, text)
             if "rank" in key or "mpi" in key:

@@ -43,10 +43,19 @@ _NOT_SIZE = rf"(?!\s*(?:of\s+)?(?:{alternation(lexicon.MEMORY_WORDS)}|b)(?!\w))"
 _COMMA_DECIMAL = r",\d(?![\d,])"
 """A decimal comma, as much of Europe writes it: "1,5 days" is a day and a half. One digit
 only, so "1,500 hours" (a thousands separator) and "1,2,3" (a list) are never read as it."""
+_NOT_A_DECADE = (
+    r"(?!(?<=the\s)(?:1[5-9]|20)\d0s(?!\w)"
+    r"|(?:1[5-9]|20)\d0s\s*(?:-|\u2013|to|and|or|until|till)\s*(?:the\s+)?(?:1[5-9]|20)\d0s(?!\w)"
+    r"|(?:(?<=\ds-)|(?<=\ds\u2013)|(?<=\ds to )|(?<=\ds and )|(?<=\ds or ))"
+    r"(?:1[5-9]|20)\d0s(?!\w))"
+)
+"""A decade is no run time: "samba from the 1930s", "1950s-1970s" (the years a study covers).
+Only after "the" or beside a second decade, so "--time 1800s" (half an hour) stays a walltime."""
 _SEGMENT = (
     rf"(?:(?:\d{{1,6}}(?:\.\d{{1,3}}|{_COMMA_DECIMAL})?(?:-?ish)?|{NUMBER_WORD})\s*(?:-\s*)?"
     rf"{_LONG_UNIT}(?!\w)"
-    rf"|\d{{1,6}}{_SHORT_UNIT}(?![a-z]){_NOT_SIZE}|\d{{1,6}}(?:\.\d)?\s(?-i:h)(?![\w-]))"
+    rf"|{_NOT_A_DECADE}\d{{1,6}}{_SHORT_UNIT}(?![a-z]){_NOT_SIZE}"
+    r"|\d{1,6}(?:\.\d)?\s(?-i:h)(?![\w-]))"
 )
 _HALF = r"(?:\s+and\s+(?:a\s+)?half(?!\w))?"
 _H_MM = r"\d{1,3}(?-i:h)[0-5]\d(?![\w:]|\.\d)"
@@ -304,6 +313,7 @@ _WHEN = (
     rf"|(?P<hol>{_HOLIDAY})"
     rf"|{_NUMERIC_DATE}|{_SHORT_DATE}"
     rf"|(?:(?P<wmod>next|this|coming)\s+)?(?P<wd>{_WEEKDAY})\.?(?P<nextweek>\s+(?:of\s+)?next\s+week)?)"
+    rf"(?:['\u2019]s(?=\s+(?:at\s+)?{_TIME}))?"  # "before tomorrow's 9am telecon": that time
     rf"(?:(?:,?\s+(?P<dpart>morning|afternoon|evening)(?!\w))?"
     rf"(?:,?\s+(?:at\s+)?(?P<time1>{_TIME})|{_AT_HOUR}){_tz('tz1')}|{_DAY_END})?"
     rf"|(?P<time2>{_TIME}){_tz('tz2')}"
@@ -411,10 +421,12 @@ _THEN_WORD_RE = re.compile(
     r"(?<!\w)(?:by|before|until|till)\s+(?:then|that\s+(?:day|date))(?!\w)", FLAGS
 )
 _DEADLINE_TYPO_RE = re.compile(
-    rf"(?<!\w)(?P<typo>de[a-z]{{4,7}})\s*:?\s*{_ON_DATE}",
+    rf"(?<!\w)(?P<typo>de[a-z]{{4,7}})(?P<is>['\u2019]s(?!\w)|\s+is(?!\w))?\s*:?\s*{_ON_DATE}",
     FLAGS,
 )
-"""A misspelt "deadline" before a date ("deadine: tomorow noon", "dedline friday noon")."""
+"""A misspelt "deadline" before a date ("deadine: tomorow noon", "dedline friday noon", "deadlne
+is thursday 5pm"), and the spoken contraction of the right word ("deadline's thursday 5pm"),
+which :data:`_DEADLINE_RE`'s fixed phrases ("deadline is", "deadline:") do not hold."""
 _LONG_WEEKDAYS = tuple(day for day in lexicon.WEEKDAYS if len(day) > 5)
 _WEEKDAY_TYPO_RE = re.compile(
     rf"(?<!\w)(?:(?P<before>{alternation(lexicon.DEADLINE_BEFORE_WORDS)})"
@@ -456,7 +468,9 @@ def _weekday_deadline(m: re.Match[str], now: datetime) -> datetime | None:
 
 def _deadline_typo(m: re.Match[str]) -> bool:
     word = m.group("typo").lower()
-    return word != "deadline" and typo_of(word, ("deadline",), 1) is not None
+    if word == "deadline":
+        return bool(m.group("is")) and not m.group("is")[0].isspace()  # "deadline's Friday"
+    return typo_of(word, ("deadline",), 1) is not None
 
 
 _WITHIN_RE = re.compile(
