@@ -1,4 +1,5 @@
-"""Proper names that are no software: places, institutions, mailing lists, languages, methods.
+"""Proper names that are no software: places, institutions, mailing lists, languages, methods
+and instruments.
 
 A request says where its writer works ("the radio astronomy group in Torun, Poland", "our
 group (oceanography, Universidad de Concepcion)"), which list it came through ("[chem-hpc]",
@@ -71,6 +72,22 @@ code", "Fortran 2008", "the OpenACC path"). A compiler for them is the package (
 nvfortran, ifx); a build with OpenMP is a variant, read before the open vocabulary runs."""
 
 
+_INSTRUMENTS = frozenset(
+    """
+    meerkat askap lofar mwa alma vla vlba jwst gaia lsst chime gbt parkes effelsberg apertif
+    desi sdss novaseq nextseq miseq hiseq iseq promethion gridion krios glacios
+    """.split()
+)
+"""Telescopes, sequencers and microscopes whose data a job reads ("MeerKAT L-band imaging",
+"NovaSeq 6000 runs", "a Titan Krios data set"); the number after a sequencer is its model,
+no release. Kepler (a workflow system) and Talos (a tuning library) are left out."""
+
+
+def instrument_name(word: str) -> bool:
+    """Whether ``word`` names a telescope, a sequencer or a microscope."""
+    return word.lower() in _INSTRUMENTS
+
+
 def place_or_institution(text: str, start: int, word: str) -> bool:
     """Whether a capitalised ``word`` is a country, a town named before its country, or the
     first word of a university's or an institute's name."""
@@ -126,4 +143,5 @@ def no_software_name(text: str, start: int, word: str) -> bool:
         or list_or_group_name(word)
         or language_name(word)
         or misspelt_eponym(word)
+        or instrument_name(word)
     )

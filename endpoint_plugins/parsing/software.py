@@ -51,7 +51,11 @@ from endpoint_plugins.parsing.not_names import (
     series_position,
     shaped_as_no_package,
 )
-from endpoint_plugins.parsing.proper_names import language_name, list_or_group_name
+from endpoint_plugins.parsing.proper_names import (
+    instrument_name,
+    language_name,
+    list_or_group_name,
+)
 from endpoint_plugins.parsing.scanner import (
     FLAGS,
     WORD_END,
@@ -820,6 +824,7 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
             or shaped_as_no_package(scanner.original, m.start("name"), name)
             or language_name(name)
             or list_or_group_name(name)
+            or instrument_name(name)
         ):
             return False  # "trained on BraTS 2023", "OM4 0.25 degree", "(Wang 2015)", "Fortran
             # 2008": unread

@@ -126,6 +126,21 @@ def read(text: str) -> tuple[list[str], str]:
             ["latest"],
         ),
         (
+            "CASA 6.6 for the ASKAP continuum imaging and WSClean, 1 node",
+            ["casa", "wsclean"],
+            ["askap"],
+        ),
+        (
+            "Reads from two NovaSeq 6000 lanes go through bcl-convert 4.2 on 32 cores",
+            ["bcl-convert"],
+            ["novaseq"],
+        ),
+        (
+            "cryoSPARC 4.5 for a Krios dataset, 4 GPUs",
+            ["cryosparc"],
+            ["krios"],
+        ),
+        (
             "2 nodes for pcraster 4.4 (a Python hydrology model), 6 hours",
             ["pcraster"],
             ["python"],
