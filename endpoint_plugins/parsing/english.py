@@ -5,7 +5,8 @@ package name, so context alone ("run X on 2 nodes", "X and Y") does not make it 
 stays an unresolved phrase, which blocks READY just the same. A word no dictionary knows
 ("optuna", "hifiasm", "xformers") is the package. The dictionaries are GCIDE and Webster's
 Second International, as the ``english-words`` package ships them, with plural and verb
-endings stripped, since both list base forms.
+endings stripped, since both list base forms. Both are American dictionaries, so a British
+spelling ("harbour", "optimise", "analyse", "centre") is looked up in its American form too.
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ def english_word(word: str, *, inflected: bool = True) -> bool:
     if lower in words:
         return True  # the word itself is always among its stems: most words stop here
     stems = [s for s in _stems(lower) if len(s) >= 4 or s == lower] if inflected else [lower]
-    return any(stem in words for stem in stems)
+    if any(stem in words for stem in stems):
+        return True
+    return any(american in words for stem in stems for american in _american(stem))
 
 
 @cache
@@ -87,3 +90,22 @@ def _stems(word: str) -> list[str]:
     if word.endswith("ly"):
         stems.append(word[:-2])
     return stems
+
+
+_BRITISH_ENDINGS = (
+    ("our", "or"),
+    ("ise", "ize"),
+    ("iser", "izer"),
+    ("isation", "ization"),
+    ("yse", "yze"),
+    ("tre", "ter"),
+    ("ogue", "og"),
+)
+"""British endings and their American forms: harbour, optimise, organisation, analyse,
+centre, catalogue. Only a whole word of the dictionary in its American form counts, so a
+name that merely ends so ("contour" is English anyway) gains nothing it had not."""
+
+
+def _american(word: str) -> list[str]:
+    """The American spellings a British-spelled ``word`` may stand for."""
+    return [word[: -len(gb)] + us for gb, us in _BRITISH_ENDINGS if word.endswith(gb)]

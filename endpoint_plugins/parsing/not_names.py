@@ -248,7 +248,7 @@ channels", "Michaelis-Menten kinetics", "Lotka-Volterra", "Cahn-Hilliard", "Blac
 code named after one has a catalogue entry, a version or a description to name it."""
 
 _RELEASE_CHANNELS = frozenset(
-    "lts esr eol ga rc beta alpha nightly stable preview dev snapshot canary edge".split()
+    "lts esr eol ga rc beta alpha nightly stable preview dev snapshot canary edge latest".split()
 )
 """Words of a release channel or a support term ("Julia 1.10 LTS", "Firefox ESR", "the
 nightly"): they qualify the version before them, they are no package."""
@@ -793,8 +793,9 @@ _HUB_PATH_AFTER_RE = re.compile(r"/(?P<model>[A-Za-z][\w.-]*[\w])")
 _MEASURED_AREA_RE = re.compile(r"^(?:[kcmd]?m|mi|ft|in)[23]$", re.IGNORECASE)
 """A unit of area or volume with its power glued on: "km2", "m3", "cm3", "ft2"."""
 _AMOUNT_BEFORE_RE = re.compile(r"\d[^\S\n]*\Z")
-_ACRONYM_VERB_RE = re.compile(r"^[A-Z]{2,}(?:ing|ed|'ing|'ed|'d)$")
-"""An acronym made a verb: "keeps OOMing", "the job SIGKILLed", "it OOM'd"."""
+_ACRONYM_VERB_RE = re.compile(r"^[A-Z]{2,}(?:-?ing|-?ed|'ing|'ed|'d)$")
+"""An acronym made a verb: "keeps OOMing", "the job SIGKILLed", "it OOM'd", "OCR-ing the
+scans"."""
 _AUTHOR_YEAR_RE = re.compile(
     r"(?<=\()(?P<who>[A-Z][a-z]+)(?:[^\S\n]+(?:et[^\S\n]+al\.?|and[^\S\n]+[A-Z][a-z]+|"
     r"&[^\S\n]+[A-Z][a-z]+))?,?[^\S\n]+(?:19|20)\d\d[a-z]?(?=[);,])"

@@ -51,6 +51,11 @@ from endpoint_plugins.parsing.not_names import (
     series_position,
     shaped_as_no_package,
 )
+from endpoint_plugins.parsing.proper_names import (
+    instrument_name,
+    language_name,
+    list_or_group_name,
+)
 from endpoint_plugins.parsing.scanner import (
     FLAGS,
     WORD_END,
@@ -898,8 +903,12 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         if near_catalogue_name(name) is None and (
             named_as_data(scanner.original, m.start("name"), name)
             or shaped_as_no_package(scanner.original, m.start("name"), name)
+            or language_name(name)
+            or list_or_group_name(name)
+            or instrument_name(name)
         ):
-            return False  # "trained on BraTS 2023", "OM4 0.25 degree", "(Wang 2015)": unread
+            return False  # "trained on BraTS 2023", "OM4 0.25 degree", "(Wang 2015)", "Fortran
+            # 2008": unread
         if not constraints or not (explicit or named or looks_like_version(m.group("spec"))):
             return False
         if _version_choice(draft, name.lower(), constraints, m):

@@ -48,6 +48,7 @@ from endpoint_plugins.parsing.not_names import (
     shaped_as_no_package,
     unit_typo,
 )
+from endpoint_plugins.parsing.proper_names import no_software_name
 from endpoint_plugins.parsing.scanner import Scanner, lookup, sentence_start, squash
 from providers.wire.requirements import GpuVendor
 
@@ -70,13 +71,14 @@ _LANGUAGES = frozenset(("c++", "c#", "objective-c"))
 _LANGUAGE_PART_RE = re.compile(
     r"[^\S\n]+(?:batch[^\S\n]+mode|scripting[^\S\n]+interface|side|packages?|modules?|"
     r"librar(?:y|ies)|bindings?|apis?|interfaces?|front-?ends?|wrappers?|layer|toolbox(?:es)?|"
-    r"extensions?|plug-?ins?|add-?ons?|port)(?![\w-])",
+    r"extensions?|plug-?ins?|add-?ons?|port|(?:[a-z]{2,20}[^\S\n]+)?models?)(?![\w-])",
     re.IGNORECASE,
 )
 """A part of something written in a language: "the Python side", "the python package
-aquacrop", "ParaView's Python batch mode", "its Python API", "R packages". The language
-describes the package or program named beside it, which carries the requirement; with a
-version ("the Python 3.11 bindings") the language is asked for itself."""
+aquacrop", "aquacrop (the Python crop model)", "ParaView's Python batch mode", "its Python
+API", "R packages". The language describes the package or program named beside it, which
+carries the requirement; with a version ("the Python 3.11 bindings") the language is asked
+for itself."""
 _DESCRIBING_LANGUAGES = frozenset(("python", "r", "julia", "perl"))
 
 
@@ -488,8 +490,9 @@ def _not_software_here(text: str, start: int, word: str, named: bool) -> bool:
     """A word that its neighbours mark as no package: glued to a number before it (the
     "f452" of "15-6f452", a part of a version, even where a key names packages), a mistyped
     unit after a number ("512 corse"), a name before a noun of projects, events, machines
-    or formats ("FluSight submission"), or the name of what a count counts ("412 SARS-CoV-2
-    genomes", "q-point 3 of 20")."""
+    or formats ("FluSight submission"), the name of what a count counts ("412 SARS-CoV-2
+    genomes", "q-point 3 of 20"), or a place, institution, mailing list or language ("Torun,
+    Poland", "[chem-hpc]", "our Fortran code")."""
     if start > 0 and text[start - 1].isdigit():
         return True
     return not named and (
@@ -498,6 +501,7 @@ def _not_software_here(text: str, start: int, word: str, named: bool) -> bool:
         or counted_samples(text, start, word)
         or named_as_data(text, start, word)
         or shaped_as_no_package(text, start, word)
+        or no_software_name(text, start, word)
     )
 
 
