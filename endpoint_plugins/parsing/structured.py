@@ -1306,7 +1306,7 @@ class _Pairs:
             self.draft.unresolved.append(_clean(text))
             return True
         if key in _SOFTWARE_KEYS or (unknown == "name" and not is_text):
-            self._name_context(m, value)
+            self._name_context(m, value, packages=key in _SOFTWARE_KEYS)
         if not is_text and not _WORD_IN_VALUE_RE.search(value):
             self.draft.unresolved.append(_clean(text))  # "max_memory_per_rank: 3.5": no word
             return True  # left for the other readers, but none of them reads bare numbers
@@ -1351,9 +1351,17 @@ class _Pairs:
         self.draft.add_software(lookup(lexicon.SOFTWARE, key) or key, constraints)
         return True
 
-    def _name_context(self, m: re.Match[str], value: str) -> None:
-        """The value names packages: plain words there count as names."""
+    def _name_context(self, m: re.Match[str], value: str, packages: bool = False) -> None:
+        """The value names packages: plain words there count as names.
+
+        ``packages``: the key says so (``SOFTWARE=NetLogo==6.4.0;R>=4.3;nlrx``). A ``key=value``
+        value ends at the first ``;`` or ``,``, so the items listed after it, one token each,
+        are part of the same value: without them a bare item after a pinned one was quoted
+        as unread instead of asked for."""
         start, end = m.span("value")
+        more = _MORE_ITEMS_RE.match(self.scanner.original, end) if packages else None
+        if more:
+            end = more.end()
         self.draft.name_spans.append((start, end))
         first = re.match(r"\s*([A-Za-z][\w.+-]*?)(?=[+~@][a-z]|[^\w.+-]|$)", value)
         if first:  # "gromacs+cuda": the name, without the Spack variants after it
@@ -1797,9 +1805,56 @@ def _package(key: str) -> str | None:
     return lookup(lexicon.SOFTWARE, key)
 
 
+_PIN = r"(?:[ \t]*+[<>=!~@]=?[ \t]*+[\w.*+-]{1,40}+)"
+_ITEM = rf"[A-Za-z][\w.+-]{{0,60}}+{_PIN}?"
+_MORE_ITEMS_RE = re.compile(rf"(?:[ \t]*+[;,][ \t]*+{_ITEM}(?![^\s;,]))+")
+"""Further one-token items of a package list after a ``key=value`` value: ``;R>=4.3;nlrx``."""
+_PACKAGE_KEY_LINE_RE = re.compile(
+    r"^(?P<indent>[ \t]*+)(?:[-*#>]+[ \t]*+)?(?P<key>[A-Za-z][\w .-]{0,30}?)[ \t]*:[ \t]*$", re.M
+)
+_BLOCK_ITEM_RE = re.compile(
+    r"(?P<indent>[ \t]*+)(?:#[ \t]*+)?-[ \t]++"
+    rf"(?P<item>[A-Za-z][\w.+-]{{0,60}}+(?:{_PIN}|[ \t]++v?\d[\w.-]{{0,30}}+)?)"
+    r"[ \t]*+(?:#[^\n]*+)?"
+)
+_BLOCK_LINE_RE = re.compile(r"(?P<indent>[ \t]*+)(?:#[ \t]*+)?-[ \t]")
+_NOT_LIST_KEYS = frozenset(("requirements", "env", "environment", "stack", "workflow"))
+"""Software keys whose block list may hold any requirement ("- 4 nodes", "- AVX-512")."""
+
+
+def _package_blocks(text: str) -> list[tuple[int, int]]:
+    """The items of a YAML block list under a package key, one package per line::
+
+        software:
+          - openmm>=8.1
+          - openmmtools
+
+    A key with an empty value is no ``key: value`` pair, so its items were read only as
+    words, and a bare item beside a pinned one was quoted as unread. Each item that is one
+    name (maybe with a version) is a name; anything longer is left to the other readers."""
+    spans: list[tuple[int, int]] = []
+    for m in _PACKAGE_KEY_LINE_RE.finditer(text):
+        key = squash(m.group("key"))
+        if key not in _SOFTWARE_KEYS or key in _NOT_LIST_KEYS:
+            continue
+        at = m.end() + 1
+        while at < len(text):
+            end = text.find("\n", at)
+            end = len(text) if end < 0 else end
+            line = _BLOCK_LINE_RE.match(text, at, end)
+            if line is None or len(line.group("indent")) < len(m.group("indent")):
+                break  # the list ends at the first line that is no item of it
+            item = _BLOCK_ITEM_RE.fullmatch(text, at, end)
+            if item:
+                spans.append(item.span("item"))
+            at = end + 1
+    return spans
+
+
 def extract_structured(scanner: Scanner, draft: Draft, now: datetime) -> None:
     """Directives, flags, ``key=value`` pairs and script lines (see module docstring)."""
     text = scanner.text
+    draft.name_spans.extend(_package_blocks(text))
     script = bool(_DIRECTIVE_RE.search(text) or _SHEBANG_RE.search(text))
     flags = bool(_FLAG_CONTEXT_RE.search(text))
     dialect = "slurm"

@@ -339,9 +339,13 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
         kinds.append(kind)
     starts = {s for s, _, _ in draft.software_spans}
     versions, ends = _described_names(scanner, words, kinds, starts)
-    for i in ends:
+    lent: dict[int, tuple[str, list, list]] = {}  # versions a language lent to a name
+    for i, (start, word) in enumerate(words):
         if kinds[i] == "name":
-            _drop_language_qualifier(scanner.original, words[i][0] + len(words[i][1]), draft)
+            dropped = _drop_language_qualifier(scanner.original, start + len(word), draft)
+            if dropped and dropped[1]:  # "the mace-torch Python package 0.3.6"
+                versions[i] = [*versions.get(i, []), *dropped[1]]
+                lent[i] = dropped
     _names_in_lists(scanner.original, words, kinds, draft, ends)
     _tools_of_a_step(scanner.original, words, kinds, draft)
     _lists_of_unread(scanner.original, words, kinds)
@@ -359,6 +363,10 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
             name = lookup(lexicon.SOFTWARE, word) or word.lower()[:MAX_NAME_CHARS]
             draft.add_software(name, versions.get(i, []), (start, start + len(word)))
             scanner.blank(start, start + len(word))
+    for i, (language, constraints, spans) in lent.items():
+        if kinds[i] != "name":  # the name was not read after all: the version stays read
+            for first, last, _ in spans:
+                draft.add_software(language, constraints, (first, last))
     for first, last in attach_detached_versions(scanner, draft, is_prose):
         for i, (start, _) in enumerate(words):
             if first <= start < last:
@@ -808,12 +816,27 @@ _COUPLED_SUBJECT_RE = re.compile(
 """A name that is coupled to what follows: "MOOSE coupled to OpenMC", "Cardinal couples NekRS
 and OpenMC" (a code only when a package follows, see :func:`_built_or_coupled`)."""
 _LANGUAGE_PACKAGE_RE = re.compile(
-    r"[^\S\n]+(?P<language>R|Python|python|Julia|Perl|MATLAB|Matlab|Lua|Rust|Haskell|"
-    r"Bioconductor|CRAN|PyPI|conda)[^\S\n]+(?:package|library|module|toolbox|crate|add-on|"
+    rf"{_SPACE}(?P<language>R|Python|python|Julia|Perl|MATLAB|Matlab|Lua|Rust|Haskell|"
+    rf"Bioconductor|CRAN|PyPI|conda){_SPACE}(?:package|library|module|toolbox|crate|add-on|"
     r"extension)s?(?![\w-])"
 )
 """A language and a package noun after a word: the word names a package written in it ("the
 tximport R package", "the harmony Python module")."""
+_LANGUAGE_PACKAGE_BEFORE_RE = re.compile(
+    r"(?<![\w-])(?:R|Python|python|Julia|Perl|MATLAB|Matlab|Lua|Rust|Haskell|Bioconductor|CRAN|"
+    r"PyPI|conda)[^\S\n]+(?:package|library|module|toolbox|crate|add-on|extension)"
+    r"[^\S\n]+(?:(?:called|named)[^\S\n]+)?[\"'\u201c\u2018]?\Z"
+)
+"""The same cue before a word: "the R package limma", "the Python library called pyemu"."""
+_PACKAGE_COMPOUND_HEADS = frozenset(
+    """
+    ecosystem ecosystems index indexes repository repositories repo repos registry registries
+    cache caches archive archives mirror mirrors namespace namespaces vignette vignettes
+    maintainer maintainers manager managers tree trees landscape
+    """.split()
+)
+"""Nouns that make one compound with a package noun before them ("the R package ecosystem",
+"the Python package index"): no name."""
 _APPOSITIVE_RE = re.compile(
     rf"{_GAP}(?P<open>\(|,){_GAP}(?:the|a|an|[A-Z][\w-]*(?:{_SPACE}[A-Z][\w-]*)?'s)"
     rf"{_SPACE}(?P<middle>(?:[\w\x00-]+{_SPACE}){{0,4}}?){_SET_OFF_NOUN}"
@@ -873,8 +896,10 @@ def _described_names(
             kinds[i] = "name"
             ends[i] = end
             continue
-        if _language_package(scanner.original, end, word):
-            kinds[i] = "name"  # "the tximport R package", "the harmony R package"
+        if _language_package(scanner.original, end, word) or _language_package_before(
+            scanner.original, start, word
+        ):
+            kinds[i] = "name"  # "the tximport R package", "the R package limma"
             ends[i] = end
             continue
         if _named_after_noun(scanner, start, word, versions, i):
@@ -989,22 +1014,35 @@ def _quote_described_languages(original: str, draft: Draft) -> None:
             draft.unresolved.append(" ".join(original[first : part.end()].split())[:80])
 
 
-def _drop_language_qualifier(original: str, end: int, draft: Draft) -> None:
+def _drop_language_qualifier(
+    original: str, end: int, draft: Draft
+) -> tuple[str, list, list] | None:
     """In "the tximport R package" R says what tximport is written in; once tximport is a
-    name, R read from that word alone (no version, no other mention) is no requirement of its
-    own: the package is checked, and no site has it without R."""
+    name, R read from that word alone (no other mention) is no requirement of its own: the
+    package is checked, and no site has it without R.
+
+    Returns:
+        The language dropped, the versions read for it there and its spans. The versions
+        belong to the package: in "the mace-torch Python package 0.3.6" the version follows
+        the package noun of mace-torch. None when nothing was dropped.
+    """
     m = _LANGUAGE_PACKAGE_RE.match(original, end)
     if m is None:
-        return
+        return None
     at = original.index(m.group("language"), end)
     name = lexicon.SOFTWARE_CASE_SENSITIVE.get(m.group("language")) or lookup(
         lexicon.SOFTWARE, m.group("language")
     )
     spans = [span for span in draft.software_spans if span[2] == name]
-    if name in draft.software and not draft.software[name] and name not in draft.variants:
-        if spans and all(first == at for first, _, _ in spans):
-            del draft.software[name]
-            draft.software_spans[:] = [span for span in draft.software_spans if span[2] != name]
+    if name not in draft.software or name in draft.variants or not spans:
+        return None
+    if not all(first == at for first, _, _ in spans):
+        return None
+    if draft.software[name] and not all(last > m.end() for _, last, _ in spans):
+        return None  # a version before the package noun is the language's own
+    moved = draft.software.pop(name)
+    draft.software_spans[:] = [span for span in draft.software_spans if span[2] != name]
+    return name, moved, spans
 
 
 def _lower_case_described(word: str, kind: str, m: re.Match[str]) -> bool:
@@ -1098,6 +1136,18 @@ def _language_package(original: str, end: int, word: str) -> bool:
     if word.lower().endswith((*_ADJECTIVE_NAME_ENDS, "est")) or word.isupper():
         return False
     return bool(_LANGUAGE_PACKAGE_RE.match(original, end))
+
+
+def _language_package_before(original: str, start: int, word: str) -> bool:
+    """A word right after a language and a package noun is the package's name: "the R
+    package limma", "a Julia package called Trixi". Only a word that is no everyday English
+    ("the R package ecosystem", "the Python module system" stay unread, so quoted), and no
+    adjective or acronym, as for :func:`_language_package`."""
+    if word.lower().endswith((*_ADJECTIVE_NAME_ENDS, "est")) or word.isupper():
+        return False
+    if common_word(word) or word.lower() in _PACKAGE_COMPOUND_HEADS:
+        return False
+    return bool(_LANGUAGE_PACKAGE_BEFORE_RE.search(original, max(0, start - 60), start))
 
 
 _WORD_BEFORE_RE = re.compile(r"([A-Za-z']+)[^\S\n]*[\"'\u201c\u2018]?$")
