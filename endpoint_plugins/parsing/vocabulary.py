@@ -599,7 +599,12 @@ def _classify(
     # Each asked once: the checks at the end of this function reuse the answers
     shaped = name_shaped(word)
     near = None if shaped else near_catalogue_name(word)
-    if not shaped and near is None and _near_filler(lower, filler):
+    if (
+        not shaped
+        and near is None
+        and _near_filler(lower, filler)
+        and not _titled_name(word, after, versioned)
+    ):
         return "prose"  # "somone", "shoud": a misspelled ordinary word
     if foreign and (before in _NAME_BEFORE or after in _NAME_AFTER) and word.islower():
         return "name"
@@ -1525,6 +1530,14 @@ def typo_of_common(word: str) -> bool:
     swapped = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
     dropped = {a + c + b for a, b in splits for c in _COMMON_TYPO_LETTERS}
     return any(common_word(w) and len(w) >= 3 for w in (swapped | dropped) - {lower})
+
+
+def _titled_name(word: str, after: str, versioned: bool) -> bool:
+    """A capitalised word with a version or a package noun after it ("Essentia 2.1", "the
+    Essentia library") is a name, even one letter from an English word ("essential"): a
+    misspelt word carries neither, and dropping a name as a typo would let a site without the
+    package answer READY."""
+    return _capitalised_alone(word) and (versioned or after in _NAME_AFTER)
 
 
 def _capitalised_alone(word: str) -> bool:
