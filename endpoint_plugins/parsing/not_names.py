@@ -1084,10 +1084,23 @@ def _mistyped_data_noun(text: str, at: int) -> bool:
     """A noun of released data after a release, written with two letters swapped or one
     dropped ("GENCODE 44 transcirpts", "GTEx v8 tisues"): the typo keeps its meaning."""
     m = re.match(r"[^\S\n]+([a-z]{5,16})(?![\w-])", text[at:], re.IGNORECASE)
-    if m is None:
-        return False
-    word = m.group(1).lower()
-    for noun in _RELEASED_DATA_NOUNS:
+    return m is not None and _mistyped(m.group(1).lower(), _RELEASED_DATA_NOUNS)
+
+
+_SOURCE_NOUNS = ("molecules", "compounds", "ligands", "samples", "proteins", "structures")
+_MISTYPED_SOURCE_BEFORE_RE = re.compile(
+    r"(?:^|[^\w-])(?P<noun>[a-z]{5,16})[^\S\n]+from[^\S\n]+(?:the[^\S\n]+)?"
+    rf"(?:{_NAME_TOKEN}{_RELEASE_AFTER}{_LIST_JOIN})*\Z",
+    re.IGNORECASE,
+)
+"""A noun of data before "from", mistyped ("molecuels from ChEMBL 34", "lignads from the
+PDBbind set"): the name is where the data come from, as with the noun spelled right."""
+
+
+def _mistyped(word: str, nouns: tuple[str, ...]) -> bool:
+    """Whether ``word`` is one of ``nouns`` with two neighbouring letters swapped or one
+    letter dropped (the commonest typos); the noun itself is not asked here."""
+    for noun in nouns:
         if len(word) == len(noun):
             diff = [i for i in range(len(word)) if word[i] != noun[i]]
             swapped = len(diff) == 2 and diff[1] == diff[0] + 1
@@ -1135,6 +1148,9 @@ def named_as_data(text: str, start: int, word: str) -> bool:
     if _SET_NOUN_BEFORE_RE.search(before[-40:]) or _FORCED_BEFORE_RE.search(before):
         return True
     near = _WRAP_RE.sub(" ", before[-80:])
+    typo = _MISTYPED_SOURCE_BEFORE_RE.search(near)
+    if typo is not None and _mistyped(typo.group("noun").lower(), _SOURCE_NOUNS):
+        return True
     if _LISTED_DATA_BEFORE_RE.search(near) or _STAGED_BEFORE_RE.search(near):
         return True
     if _TEMPLATE_BEFORE_RE.search(near) or (

@@ -5,7 +5,8 @@ efficiency"), a data set or a benchmark phase a figure was measured on ("perplex
 WikiText-2", "hit 210 GiB/s on ior-easy-write"), a metric ("top-1"), a reference template or
 space ("registered to MNI152NLin6Asym", "in fsLR space"), data listed after a noun of data in
 parentheses ("the reference databases (UniClust30, PDB70)"), names said to be staged or
-downloaded already, a mistyped noun of released data ("GENCODE 44 transcirpts") and read
+downloaded already, a mistyped noun of data ("GENCODE 44 transcirpts", "molecuels from
+ChEMBL 34") and read
 formats ("the FASTQ") are quoted in ``unresolved``, never software requirements. Negative
 cases: a benchmark that is the program to run, and a package beside such words, stay packages.
 """
@@ -94,6 +95,9 @@ def read(text: str) -> tuple[set[str], str]:
         # a mistyped noun of released data
         ("salmon 1.10 against the RefTx 45 trnascripts on 32 cores", "reftx", "salmon"),
         ("kallisto 0.50 on the Ensmbl 112 anotations, 16 cores", "ensmbl", "kallisto"),
+        ("dock ~900 lignads from ZINC22 with AutoDock-GPU 1.5", "zinc22", "autodock-gpu"),
+        ("CREST 3.0 on 500 molecuels from PubChemQC 2, 32 cores", "pubchemqc", "crest"),
+        ("fold the protiens from UniProtKB-SP with ColabFold 1.5", "uniprotkb-sp", "colabfold"),
         # read formats
         ("the FASTQ are about 2 TB on the share; STAR 2.7.11b, 48 cores", "fastq", "star"),
         ("inputs = 48 samples (CRAM), tools = samtools 1.20", "cram", "samtools"),
