@@ -81,7 +81,7 @@ _PART_IS_RE = re.compile(
 CPU-only", "preprocessing runs CPU only"): it says how one step runs, not that the whole job
 needs no GPU; the words are left for the reader (unresolved) instead of excluding GPUs."""
 _NODES_RE = re.compile(
-    rf"(?P<n>{COUNT})\s*(?:-\s*)?(?:(?:x|\u00d7|\*)\s*)?"
+    rf"(?P<n>{COUNT})\s*(?P<of>of\s+(?:the|your|our|their)\s+)?(?:-\s*)?(?:(?:x|\u00d7|\*)\s*)?"
     rf"(?:(?P<cpn>\d{{1,4}})[\s-]*(?:cores?|cpus?|cpu[\s-]cores?)[\s-]+"
     rf"|(?P<gpn>\d{{1,2}})[\s-]*(?P<gx>x\s*)?(?:(?P<gpnmodel>{_MODEL})[\s-]*)?"
     r"(?:gpus?[\s-]+|(?(gx)(?(gpnmodel)(?<=[\s-])|(?!))|(?!)))"
@@ -94,9 +94,17 @@ _NODES_RE = re.compile(
     r"|(?P<such>such|identical|similar|(?:of\s+)?(?:these|those))[\s-]+"
     r"|(?P<arch>arm(?:64)?|aarch64|x86(?:[_-]64)?|amd64|power(?:9|10)?|ppc64le|epyc|xeon|grace|"
     r"a64fx|risc-?v)[\s-]+)?"
-    rf"{alternation(lexicon.NODE_WORDS)}{_UNIT_END}",
+    rf"{alternation(lexicon.NODE_WORDS)}{_UNIT_END}"
+    r"(?(of)(?!\s+(?:(?:is|are|was|were|has|have|had|do|does|did)(?:n'?t)?|failed|fails|crashed|"
+    r"crash(?:es)?|died|dies|went|go|goes|keeps?|kept|seems?|seemed|got|gets|showed|shows|"
+    r"reported|returned|threw|throws|hung|hangs|ran|runs|hit|hits|will|would|can|could|"
+    r"cannot|can't|should|might|may|must)(?!\w))|)",
     FLAGS,
 )
+"""Node counts: "4 nodes", "2 x 64-core nodes", "3 GPU nodes", "2 of these nodes". "4 of the
+nodes" and "2 of your GPU nodes" pick nodes from the site's pool, which is a count too; but
+"3 of the nodes failed", "2 of our nodes are down" say what the nodes did or are, so with
+"of the" a verb after the node word keeps the count out."""
 _WITH_AMOUNT_RE = re.compile(
     r"\s*,?\s*(?:with|w/|having|that\s+has|which\s+has|of)\s+(?:at\s+least\s+|about\s+)?"
     r"(?:\d|an?\s|one|two|three|four|six|eight|\x00)",
@@ -116,7 +124,8 @@ _ONE_UNIT_WORDS = ("machine", "computer", "workstation", "host", "server", "box"
 """Singular words for one node that :data:`lexicon.NODE_WORDS` leaves out as vague on their own
 ("a big machine"). Beginners and non-native writers use them for the node they ask for."""
 _ONE_UNIT_RE = re.compile(
-    r"(?<![\w-])(?:(?P<one>one|1|a\s+single|one\s+single|single)"
+    r"(?<![\w-])(?:(?P<one>one|1|a\s+single|one\s+single|single"
+    r"|(?:an?\s+)?(?P<single>s[a-z]{3,6})(?=[\s-]+(?:node|machine|computer|server|host|box)(?![\w-])))"
     r"|(?P<article>an?))\s+"
     r"(?:(?:(?:big|large|huge|fat|hi|high)[\s-]?mem(?:ory)?(?![a-z])|big|large|powerful|strong|beefy|fast|dedicated|linux|arm|x86|gpu|cpu|compute|fat|"
     r"(?:dual|two|quad|four)[\s-]socket|multi[\s-]core|many[\s-]core|"
@@ -593,7 +602,13 @@ _ONE_NODE_WORDS_RE = re.compile(
 )
 """The one node just read ("64 cores on one machine and 256 GB"): a size listed after it is the
 node's memory, as after "1 node, 256 GB"."""
-_NEXT_TO_COMPUTE_RE = re.compile(r"^\s*(?:,|;|and|with|w/|\+|/|&|plus|\x00)*\s*$", FLAGS)
+_NEXT_TO_COMPUTE_RE = re.compile(
+    r"^\s*(?:(?:is|are|should\s+be|would\s+be|will\s+be|seems?)\s+(?:enough|plenty|fine|"
+    r"sufficient|ok|okay)\s*)?(?:,|;|and|with|w/|\+|/|&|plus|\x00)*\s*$",
+    FLAGS,
+)
+"""Between a compute amount and a bare size in the same list: "16 cores, 64 GB"; the amount
+may carry a verdict ("4 cores is enough, 32 GB"), which leaves the list as it was."""
 
 
 @dataclass(frozen=True)
@@ -1392,6 +1407,13 @@ def _one_unit(m: re.Match[str]) -> bool:
     from endpoint_plugins.parsing.vocabulary import typo_of
 
     word = m.group("unit").lower()
+    single = (m.group("single") or "").lower()
+    if single and (
+        word not in _ONE_UNIT_WORDS
+        or english_word(single)
+        or typo_of(single, ("single",), 1) is None
+    ):
+        return False  # "a singel node" is one node; "a shared node", "a spare host" are not
     if word not in _ONE_UNIT_WORDS:
         if len(word) < 5 or typo_of(word, _ONE_UNIT_WORDS, 1) is None:
             return False
@@ -1580,11 +1602,12 @@ def _extract_memory(scanner: Scanner, draft: Draft) -> None:
     """Memory: "64 GB of RAM", "memory: 512GB", "4 GB per core", "64 GB per node"."""
     c = draft.compute
 
-    def handle(m: re.Match[str]) -> bool:
+    def handle(m: re.Match[str], after: str = "") -> bool:
         size = size_in_gb(m)
         if size is None or not in_range(size, 1e-6, MAX_MEMORY_GB):
             return False
-        scope = ((m.groupdict().get("pre") or "") + (m.groupdict().get("scope") or "")).strip()
+        scope = m.groupdict().get("pre") or ""
+        scope = (scope + (m.groupdict().get("scope") or "") + after).strip()
         scope = scope.lower()
         mention = Mention(size, m.group(0))
         if (
@@ -1634,7 +1657,17 @@ def _extract_memory(scanner: Scanner, draft: Draft) -> None:
             or _misspelt_compute(amounts)
         ):
             return False
-        return handle(m)
+        return bare_scoped(m)
+
+    def bare_scoped(m: re.Match[str]) -> bool:
+        """A bare size read as memory keeps the whole-job scope written after it ("256 GB
+        across the whole job", "1 TB in total"): that is the job's memory, not each node's."""
+        after = _TOTAL_RE.match(scanner.text, m.end())
+        if not handle(m, after.group(0) if after else ""):
+            return False
+        if after:
+            scanner.blank(*after.span())
+        return True
 
     def before_compute(m: re.Match[str]) -> bool:
         start, end = m.span("next")
@@ -1673,7 +1706,7 @@ def _extract_memory(scanner: Scanner, draft: Draft) -> None:
             return False
         if len(_BARE_SIZE_RE.findall(text, start, end)) != 1:
             return False
-        if not handle(m):
+        if not bare_scoped(m):
             return False
         scanner.blank(*word.span())
         return True

@@ -23,7 +23,7 @@ from endpoint_plugins.parsing.scanner import (
     size_in_gb,
     squash,
 )
-from endpoint_plugins.parsing.vocabulary import typo_of
+from endpoint_plugins.parsing.vocabulary import common_word, typo_of
 from providers.wire.requirements import Fabric, StorageKind
 
 MAX_STORAGE_GB = 1e9
@@ -479,8 +479,10 @@ def extract_storage(scanner: Scanner, draft: Draft) -> None:
         return True
 
     def misspelt(m: re.Match[str]) -> bool:
+        # After a size only an everyday word is kept out: the dictionary also lists archaic
+        # words one letter off ("scrath", "scatch"), which here are a misspelt "scratch".
         word = m.group("word").lower()
-        if english_word(word) or typo_of(word, _STORAGE_NOUN_SPELLINGS, 1) is None:
+        if common_word(word) or typo_of(word, _STORAGE_NOUN_SPELLINGS, 1) is None:
             return False
         return sized(m)
 
