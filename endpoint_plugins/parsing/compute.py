@@ -333,6 +333,25 @@ _VENDOR_CHOICE_RE = re.compile(
     FLAGS,
 )
 """Two vendors offered as alternatives ("NVIDIA or AMD GPUs"): no vendor is required."""
+_ALLOWED = r"(?:fine|ok|okay|acceptable|alright|all\s+right|no\s+problem)(?!\w)"
+_ALSO = r"\s+(?:too|as\s+well|either)(?!\w)"
+_VENDOR_ALLOWED_RE = re.compile(
+    r"(?<!\w)(?<!\bany\s)(?<!\bor\s)(?<!\band\s)(?<!/)(?<!/\s)(?:nvidia|amd|intel)"
+    r"(?:\s+(?:gpus?|cards?|ones?|hardware|accelerators?))?\s*"
+    r"(?:(?:is|are|would\s+be|will\s+be|should\s+be|'s)\s+"
+    rf"(?:also\s+{_ALLOWED}(?:{_ALSO})?|{_ALLOWED}{_ALSO})"
+    r"|\s(?:would\s+|will\s+|should\s+)?(?:also\s+)?works?\s+(?:too|as\s+well|equally)(?!\w))"
+    r"|(?<!\w)(?:happy|fine|ok|okay)\s+with\s+(?:an?\s+)?(?:nvidia|amd|intel)"
+    r"(?:\s+(?:gpus?|cards?|ones?))?\s+(?:too|as\s+well)(?!\w)",
+    FLAGS,
+)
+"""A vendor allowed besides others, not asked for ("any vendor, AMD is fine too", "NVIDIA works
+as well", "happy with an Intel one too"): the writer says what else they would accept, so no
+vendor is required. Only the additive forms count ("also", "too", "as well", "either"): "any
+NVIDIA card is fine" and "NVIDIA or AMD is fine" are read as before (a vendor, a choice)."""
+_VENDOR_ALLOWED_HINT_RE = re.compile(
+    r"fine|ok|acceptable|alright|all\s+right|problem|works?\s|happy", FLAGS
+)
 
 
 def _shape(named: bool) -> str:
@@ -374,17 +393,26 @@ _MIN_MODEL_HINT_RE = re.compile(
     r"newer|better|faster|recent|above|higher|onward|(?<!\w)up(?!\w)|(?<!\w)from\s", FLAGS
 )
 _LICENCE_COUNT_RE = re.compile(
-    r"(?<!\w)licen[cs](?:es?|ed)(?:\s+(?:tokens?|seats?|keys?|units?))?\s+(?:for|covering|covers|of|"
+    r"(?<!\w)li(?:c|s|sc)en[cs](?:es?|ed)(?:\s+(?:tokens?|seats?|keys?|units?))?\s+(?:for|covering|covers|of|"
     r"limited\s+to)\s+"
     r"(?:up\s+to\s+|at\s+least\s+)?\d{1,6}\s*(?:cores?|cpus?|processes|procs|ranks|gpus?|nodes?|"
     r"threads|tasks|users?|seats?)(?!\w)"
     r"|(?<![\w.])\d{1,6}[\s-]*(?:cores?|cpus?|gpus?|nodes?|process|seats?|users?)[\s-]+"
-    r"licen[cs]es?(?:\s+(?:tokens?|seats?))?(?!\w)",
+    r"li(?:c|s|sc)en[cs]es?(?:\s+(?:tokens?|seats?))?(?!\w)",
     FLAGS,
 )
 """A licence sized in cores ("a licence for 8 cores", "licence tokens for 64 cores", "a 16-core
 licence"): what the licence covers, not the cores the job asks for. No field holds a licence,
-so the phrase is quoted as unresolved and its count is read as nothing else."""
+so the phrase is quoted as unresolved and its count is read as nothing else. The word is often
+misspelt ("lisence", "liscence"); those spellings are read the same way."""
+_CPU_GENERATION_RE = re.compile(
+    r"(?<!\w)(?:amd\s+)?(?:zen|graviton)[\s-]?\d{1,2}\+?(?![\w.])"
+    r"(?=(?P<what>\s*(?:cpus?|processors?|chips?|cores?|architecture|generation|microarchitecture)"
+    r"(?!\w))?)",
+    FLAGS,
+)
+"""A CPU generation ("Zen 4 CPUs", "Graviton3", "AMD Zen-5"): a name, not a count of CPUs. No
+field holds it, so the phrase is quoted as unresolved; its number is read as nothing else."""
 _VENDOR_GPU_RE = re.compile(
     rf"(?<!\w)(?P<vendor>nvidia|amd|intel|radeon|instinct|geforce|tesla)\s+"
     rf"(?:(?:data\s*cent(?:er|re)|datacenter|discrete)\s+)?(?:{_GPU_WORD}|cards?|accelerators?|"
@@ -753,7 +781,9 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         scanner.blank(start, m.end())
         return False
 
-    if "licen" in scanner.text.lower():
+    if "zen" in scanner.text.lower() or "graviton" in scanner.text.lower():
+        scanner.take(_CPU_GENERATION_RE, lambda m: _cpu_generation(draft, m))
+    if any(w in scanner.text.lower() for w in ("licen", "lisen", "liscen")):
         scanner.take(_LICENCE_COUNT_RE, lambda m: _quote(draft, m))
     if _MIN_MODEL_HINT_RE.search(scanner.text):
         scanner.take(_MIN_MODEL_RE, lambda m: _min_model(scanner, draft, m))
@@ -768,6 +798,8 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_CPU_ONLY_RE, cpu_only)
     scanner.take(_GPU_OPTIONAL_RE, cpu_or_gpu)
     scanner.take(_GPU_OR_CPU_RE, cpu_or_gpu)
+    if _VENDOR_ALLOWED_HINT_RE.search(low):
+        scanner.take(_VENDOR_ALLOWED_RE, lambda m: _vendor_allowed(draft, m))
     if " or " in low or "/" in low:
         scanner.take(_VENDOR_CHOICE_RE, lambda m: _vendor_choice(draft, m))
         scanner.take(_MODEL_CHOICE_RE, lambda m: _model_choice(draft, m))
@@ -1004,12 +1036,18 @@ _PER_TASK_BEFORE_RE = re.compile(
 )
 _TASK_SUBJECT_RE = re.compile(
     rf"(?<![\w-]){_UNIT_OF_WORK}(?![\w-])(?!\s*,)[^.;!?:\n\x00]{{0,60}}$"
-    r"|(?<!\w)single[\s-]threaded[^.;!?:\n\x00]{0,40}$",
+    r"|(?<!\w)single[\s-]threaded[^.;!?:\n\x00]{0,40}$"
+    r"|(?<![\w-])(?:a\s+single|one\s+single|a\s+lone|one|each\s+single)\s+"
+    r"(?:subject|participant|patient|sample|specimen|case|scan|image|genome|structure|molecule"
+    r"|ligand|frame|chunk|tile|scenario|realisation|realization|event|volume|file|task|item"
+    r"|configuration|snapshot)\s+(?:takes|needs|uses|requires|is|runs|fits)(?!\w)"
+    r"[^.;!?:\n\x00]{0,40}$",
     FLAGS,
 )
 """A clause whose subject is one unit of work inside the job: "a chain runs on 8 cores", "the
 pre-processing script runs on 1 core", "each member runs a post-processing step on a single
-core". Such a count sizes the unit, not the job."""
+core", "a single subject takes 8 cores", "one image needs 2 cores". Such a count sizes the
+unit, not the job."""
 """A clause about one unit of work: "each case is 1 core", "every subject uses 4 cores"; not
 "each of the 1000 jobs is a single core", which sizes the job the request is about."""
 _TASK_NOUNS = (
@@ -1495,6 +1533,22 @@ def _min_model(scanner: Scanner, draft: Draft, m: re.Match[str]) -> bool:
         scanner.blank(*before.span())
     _record_vendor(draft, m.group(0))
     draft.compute.gpu_mentioned = True
+    return True
+
+
+def _cpu_generation(draft: Draft, m: re.Match[str]) -> bool:
+    """ "Zen 4 CPUs": quoted with the word after it, which stays for the count before it."""
+    draft.unresolved.append(" ".join((m.group(0) + (m.group("what") or "")).split()))
+    return True
+
+
+def _vendor_allowed(draft: Draft, m: re.Match[str]) -> bool:
+    """ "AMD is fine too": a vendor allowed is not required (see :data:`_VENDOR_ALLOWED_RE`)."""
+    if re.search(rf"(?<!\w)(?:{_GPU_WORD}|cards?|accelerators?)(?!\w)", m.group(0), FLAGS):
+        draft.compute.gpu_mentioned = True
+    draft.notes.append(
+        f"{' '.join(m.group(0).split())} (a vendor allowed, not asked for; not used)"
+    )
     return True
 
 

@@ -82,6 +82,22 @@ _INSTEAD_RE = re.compile(r"(?<!\w)instead(?!\s+of)(?!\w)", FLAGS)
 """A clause that replaces a value said elsewhere ("the same script, but on 6 nodes and with a
 20 hour limit instead"): what it names is asked for, over the pasted script's values. It does
 not make a past clause current: "we used 2 nodes instead" is still history."""
+_THAT_WAS_RE = re.compile(
+    r"\s*(?:but\s+|though\s+|although\s+)?(?:that|those|these|this|it)\s+(?:was|were)(?!\w)",
+    FLAGS,
+)
+"""A clause that looks back at the one before it ("Eight V100s, but that was with the old
+model", "4 nodes - those were the 2019 runs"): when it is past, so is what it points at."""
+DATA_LENGTH = (
+    r"(?:observations?|observing\s+(?:runs?|sessions?)|recordings?|footage|videos?|audio|movies?"
+    r"|measurements?|exposures?|time\s+series|data(?:sets?)?)\s*(?:\(|of(?!\w)|lasting|totall?ing)"
+)
+"""Before a duration: the length of the data ("LOFAR observations (8 hours, 2019 cycle)",
+"recordings of about 40 hours"), not the run's. The walltime reader keeps such a duration only
+when nothing else gives the run time, and it never counts as asked for here."""
+_DATA_LENGTH_BEFORE_RE = re.compile(
+    rf"(?<!\w){DATA_LENGTH}(?:\s+(?:about|around|roughly|nearly|almost|over|some))?\s*$", FLAGS
+)
 _ADJECTIVE_RE = re.compile(
     r"\d+\s*-\s*(?:hours?|days?|minutes?|weeks?|years?)\s+"
     r"(?!(?:slot|job|run|allocation|reservation|walltime|wall\s+time|limit|window)s?(?!\w))[a-z]",
@@ -192,6 +208,9 @@ def _sentences(text: str, start: int, stop: int) -> list[tuple[int, int, bool, b
             if instead and not piece[: instead.start()].strip(" ,") and clauses:
                 first, last, was_past, _ = clauses[-1]  # "on 6 nodes | instead please"
                 clauses[-1] = (first, last, was_past, True)
+            if past and clauses and _THAT_WAS_RE.match(piece) and not clauses[-1][3]:
+                first, last, _, _ = clauses[-1]  # "Eight V100s | but that was last spring"
+                clauses[-1] = (first, last, True, False)
             clauses.append((start, end, past, asks or bool(instead)))
         start = m.end() if m else stop
     return clauses
@@ -265,7 +284,10 @@ def _marks(
     found = [c for at in spots for c in clauses if c[0] <= at < c[1]]
     if not found:
         return False, False
-    adjective = any(_ADJECTIVE_RE.match(text, at) for at in spots)
+    adjective = any(
+        _ADJECTIVE_RE.match(text, at) or _DATA_LENGTH_BEFORE_RE.search(text, max(0, at - 40), at)
+        for at in spots
+    )
     return all(c[2] for c in found), any(c[3] for c in found) and not adjective
 
 

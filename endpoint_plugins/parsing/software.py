@@ -1220,6 +1220,31 @@ _NEGATED_BEFORE_RE = re.compile(
 )
 """Before a package: it is set aside ("Nek5000 (not NekRS)", "GROMACS rather than NAMD"), or
 said not to be needed ("we don't need Hadoop", "no need for Kokkos")."""
+_CANNOT = (
+    r"(?:can'?t|cannot|can\s+not|could\s+not|couldn'?t|(?:are|am)(?:n'?t|\s+not)\s+allowed\s+to"
+    r"|(?:are|am)\s+not\s+permitted\s+to|(?:may|must)\s+not)"
+)
+_CANNOT_USE_BEFORE_RE = re.compile(
+    rf"(?<!\w)(?:we|i|they)\s+{_CANNOT}\s+(?:really\s+|even\s+)?use\s+(?:the\s+|a\s+|an\s+|any\s+)?$",
+    FLAGS,
+)
+_CANNOT_USE_AFTER_RE = re.compile(
+    rf"\s*,?\s+(?:we|i|they)\s+{_CANNOT}\s+(?:really\s+|even\s+)?use(?=\s*(?:[.,;:!?)]|$))"
+    r"|\s+(?:is|are)(?:n'?t|\s+not)\s+an\s+option(?!\w)",
+    FLAGS,
+)
+_CANNOT_USE_UNLESS_RE = re.compile(
+    r"[^.;!?\n]{0,40}?(?<!\w)(?:without|unless|until|if|yet|with|on|in|for|at|anymore|any\s+more"
+    r"|here|there)(?!\w)",
+    FLAGS,
+)
+"""A package the writer cannot use ("we can't use Gurobi, we have no licence", "a commercial
+solver like Gurobi we can not use", "CPLEX is not an option for us"): it is named to be set
+aside, not asked for. Said after the package, the refusal must end its clause, so that "HiGHS
+1.7, we cannot use Gurobi" still asks for HiGHS. Said before the package, only a plain refusal
+counts: "we cannot use LAMMPS without KOKKOS", "we can't use GROMACS on our cluster" or "...
+with the old build" name what they need, so anything that conditions or places the refusal
+keeps the package."""
 _NEGATED_OR_RE = re.compile(r"\s*,?\s*(?:or|nor)\s+(?:the\s+|any\s+|a\s+|an\s+)?", FLAGS)
 """Between the packages of a negated choice: "don't need Hadoop or HDFS" needs neither."""
 _PRODUCT_AFTER_RE = re.compile(r"[^\S\n]+(?-i:[A-Z][a-z]+)(?=\s)", FLAGS)
@@ -1245,8 +1270,13 @@ def _drop_optional(original: str, draft: Draft) -> None:
         if inner and in_condition(original, start):
             # "if not GROMACS 2024 is there": the "not" is the condition's, not the version's
             draft.unresolved.append(original[start:end])
+        cannot = _CANNOT_USE_BEFORE_RE.search(original, window, start)
+        if cannot and _CANNOT_USE_UNLESS_RE.match(original, end):
+            cannot = None
         negated = bool(
             (before and not in_condition(original, window + before.start()))
+            or (cannot and not in_condition(original, cannot.start()))
+            or (_CANNOT_USE_AFTER_RE.match(original, end) and not in_condition(original, start))
             or (inner and not in_condition(original, start))
             or (last[1] and _NEGATED_OR_RE.fullmatch(original, last[0], start))
         )

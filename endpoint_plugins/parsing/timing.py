@@ -19,6 +19,7 @@ from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.compute import unit_of_work_before
 from endpoint_plugins.parsing.draft import Draft, Mention
 from endpoint_plugins.parsing.english import english_word
+from endpoint_plugins.parsing.history import DATA_LENGTH
 from endpoint_plugins.parsing.scanner import (
     FLAGS,
     NOT_NEGATIVE,
@@ -207,13 +208,14 @@ time ("... so 4 nodes for 30 hours") outranks."""
 _HISTORY_BEFORE_RE = re.compile(
     r"(?<!\w)(?:was|were|been|had|took|lasted|used\s+to\s+take|waited|waiting|wait|queued|"
     r"pending|stuck|down|offline|past|last|previous|since|over\s+the\s+(?:last|past)|simulat\w*|"
-    r"spans?|spanning|covers?|covering|integrat\w*|followed|observed|collected|recorded)"
+    rf"spans?|spanning|covers?|covering|integrat\w*|followed|observed|collected|recorded|{DATA_LENGTH})"
     r"(?:\s+(?:in\s+the\s+queue|for|about|around|roughly|nearly|almost|over|up|the|a|an))*\s*$",
     FLAGS,
 )
 """Before a duration: past events, waiting times and simulated or observed periods ("the job
-has been waiting for 3 days", "we simulate 200 years", "it took 20 hours last time"). Such a
-duration is kept only when nothing else gives the run time."""
+has been waiting for 3 days", "we simulate 200 years", "it took 20 hours last time"), and the
+length of the data ("LOFAR observations (8 hours, 2019 cycle)", "recordings of about 40
+hours"). Such a duration is kept only when nothing else gives the run time."""
 _MAX_LIKELY_WALLTIME_S = 30 * 86400
 """Longer than a month is rarely a run time ("about 520 weeks of counts")."""
 _SMALL_TALK_RE = re.compile(r"(?<!\w)(?:got|spare|have\s+you)\s*$", FLAGS)
