@@ -120,3 +120,21 @@ def test_gpu_build_gloss_is_no_cuda_package() -> None:
 def test_an_mpi_or_runtime_owns_no_build(text: str) -> None:
     software = _software(text)
     assert not {"mvapich2", "openmpi", "open", "apptainer"} & set(software), software
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "version"),
+    [
+        ("the CUDA build of Chroma (any release from 2022 onward) with QUDA", "chroma", ">=2022"),
+        ("LAMMPS (any version from 2Aug2023 onwards) on 4 nodes", "lammps", ">=2Aug2023"),
+        ("GROMACS (from 2023.1 onward) please", "gromacs", ">=2023.1"),
+        ("cp2k (any release from 2024.1 and later)", "cp2k", ">=2024.1"),
+        ("OpenFOAM (any release from v2306 onwards)", "openfoam", ">=2306"),
+    ],
+)
+def test_a_starting_release_in_brackets(text: str, name: str, version: str) -> None:
+    assert _software(text)[name][0] == [version]
+
+
+def test_a_range_from_to_in_brackets_keeps_both_ends() -> None:
+    assert _software("GROMACS (from 2022 to 2024) please")["gromacs"][0] == [">=2022", "<=2024"]
