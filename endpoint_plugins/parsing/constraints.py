@@ -76,6 +76,7 @@ version 5"."""
 SEPARATOR = (
     rf"(?:\s*[@/:]\s*[\"']?|\s*\(\s*(?:(?:we|i)\s+)?(?:need|needs|require|requires|want)?\s*"
     rf"(?:the\s+)?(?:anything\s+|any\s+(?:version|release)\s+)?"
+    rf"(?:from\s+(?=v?\d[\w.]{{0,30}}\s+(?:onwards?|and\s+(?:later|newer|up))(?!\w)))?"
     rf"|\s+(?:code|package|library|software|module|tool|toolkit|suite|framework|program|run|"
     rf"runs|job|jobs|build|installation|pipeline|workflow|coupler|sim|simulator|compilers?)\s*\(?\s*(?=(?:version|release|v)\s*\d)"
     rf"|(?:\s+(?:code|package|library|software|tool|toolkit|framework|program))?"
@@ -96,7 +97,9 @@ SEPARATOR = (
 a noun and an explicit version ("the HOOMD run (v4.8)", a product noun and a dotted
 version ("COMSOL Multiphysics 6.2"), "OpenMM (anything between 8.0 and
 8.1)"), a short bracket before the word "version" ("Grid (lattice QCD) version 0.9"),
-and a comma when an operator stands before or after the version ("cp2k, at least version
+a starting release in brackets ("Chroma (any release from 2023 onward)": the "from" is
+read only when "onward" ends the version, so a range "from 2 to 3" keeps it), and a comma
+when an operator stands before or after the version ("cp2k, at least version
 2023.2", "Open MPI, 4.1 at the very least", "openmpi, anything 4.0 or above")."""
 
 _RANGE_RE = re.compile(

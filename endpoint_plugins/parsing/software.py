@@ -240,6 +240,11 @@ _BRACKET_VERSION = (
 """A version in brackets described by a word before it, between the package and its build:
 "LAMMPS (stable 2Aug2023 version) with the KOKKOS package" (the plain "LAMMPS (2Aug2023)" is
 read by :data:`SEPARATOR`); without it "stable" would be read as the package."""
+_BUILD_NOUN = r"(?:build|buld|biuld|bulid|buid|version|variant|flavou?r)"
+"""What a build is called, with the slips of fast typing ("QE 7.3 GPU buld (cuda)")."""
+_THE_BUILD = rf"(?:(?:the|a|an|its)\s+{_BUILD_NOUN}\s+)?"
+"""The build named as the subject of its verb, in brackets after a version: "XBeach (version
+1.24 or newer, the build compiled with OpenMP)"."""
 _GPU_VARIANTS = frozenset(
     ("cuda", "rocm", "hip", "kokkos", "sycl", "opencl", "plumed", "openmp", "openacc", "egl")
     + ("osmesa",)
@@ -255,7 +260,7 @@ _BACKEND_WORDS = alternation(
 """The variant words a plain "with" ties to the package, as more items of one list."""
 _WITH_VARIANT_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}{_BRACKET_VERSION}\s*[,(]?\s*"
-    r"(?P<built>(?:that\s+is\s+|which\s+is\s+|(?:has|have|needs?)\s+to\s+be\s+|must\s+be\s+|"
+    rf"(?P<built>{_THE_BUILD}(?:that\s+is\s+|which\s+is\s+|(?:has|have|needs?)\s+to\s+be\s+|must\s+be\s+|"
     rf"should\s+be\s+)?(?:{_BUILT}|patched)\s+)?"
     rf"(?P<how>{_WITH_WORDS})\s+(?:the\s+)?(?:(?P<v>{_VARIANT_WORDS})"
     r"(?P<support>\s+(?:support|enabled|backend|acceleration|offload|package|variant))?)"
@@ -340,6 +345,29 @@ a catalogued variant word and "build" leaves no other reading."""
 _ENABLED_HINT_RE = re.compile(
     r"(?:,\s*|[^\S\n])[\w-]+[\s-]+(?:enabled|support|build|variant)(?!\w)", FLAGS
 )
+_DESCRIBED_BUILD_RE = re.compile(
+    rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}"
+    r"(?P<noun>(?:[^\S\n]+[a-z][a-z-]{2,30}){0,2}[^\S\n]+"
+    r"(?:code|library|package|solver|model|toolkit|framework|program|application|simulator))?"
+    r"\s*[,;:]\s*(?:(?:the|a|an|its|in)\s+)?"
+    rf"(?P<v>{_VARIANT_WORDS})[\s-]+(?:enabled\s+)?{_BUILD_NOUN}(?![\w-])",
+    FLAGS,
+)
+"""A variant after the package and a describing noun, as a comment line names a code: "GENE
+gyrokinetic code, double-precision build", "GENE 3.0, double-precision build". The noun (or
+a version) makes an uncatalogued word the package (see ``described`` in
+:func:`extract_variants`)."""
+_GLOSSED_BUILD_RE = re.compile(
+    rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}[^\S\n]+"
+    r"(?:(?:the|a|an|its)\s+)?(?:gpu|gpu-enabled|accelerated|cpu|parallel|threaded|hybrid)"
+    rf"[\s-]+{_BUILD_NOUN}\s*\(\s*(?P<v>{_VARIANT_WORDS})\s*\)",
+    FLAGS,
+)
+"""A kind of build glossed in brackets by its back end: "QE 7.3 GPU buld (cuda)" is the
+CUDA build of QE, not QE and a CUDA toolkit beside it."""
+_BUILD_NOUN_HINT_RE = re.compile(rf"{_BUILD_NOUN}(?![a-z])", FLAGS)
+"""What every match of :data:`_DESCRIBED_BUILD_RE` and :data:`_GLOSSED_BUILD_RE` contains
+("build", "buld"): skips their scans."""
 _PREFIX_VARIANT_RE = re.compile(
     rf"(?<![\w-])(?:(?:a|an|the)\s+)?(?:parallel\s+\((?P<vb>{_VARIANT_WORDS})\)"
     rf"|(?P<v>{_VARIANT_WORDS}))[\s-]+"
@@ -690,11 +718,13 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
         how = m.group("how").lower()
         how = "with" if re.fullmatch(_WITH_TYPOS, how) else how
         plain = how in ("with", "w/", "plus") and not m.group("support") and not m.group("built")
-        if plain and variant not in _GPU_VARIANTS | _OPTION_VARIANTS:
-            return False  # "LAMMPS with MPI" asks for MPI; "HDF5 with MPI support" is +mpi
+        more = re.findall(_BACKEND_WORDS, m.group("more") or "", FLAGS)
+        if plain and variant not in _GPU_VARIANTS | _OPTION_VARIANTS and not more:
+            # "LAMMPS with MPI" asks for MPI; "HDF5 with MPI support" is +mpi, and so is "FFTW
+            # with MPI and OpenMP": a back end in the same list makes every item a build option
+            return False
         sign = "~" if how in ("without", "w/o", "minus") else "+"
         said = [f"{sign}{variant}"]
-        more = re.findall(_BACKEND_WORDS, m.group("more") or "", FLAGS)
         said += [f"{sign}{_variant(found)}" for found in more]  # "with KOKKOS and CUDA"
         return _record(draft, m, said, built=bool(m.group("built")))
 
@@ -730,7 +760,7 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
     def built(m: re.Match[str]) -> bool:
         said = m.group("v")
         variant = _SQUASHED_VARIANTS.get(squash(said)) or _canonical(said)
-        if variant is None and _add_on(said):
+        if variant is None and (_add_on(said) or _shouted_add_on(said, m.group("how"))):
             variant = said.lower()  # "NEURON built with CoreNEURON", "MILC built with QUDA"
         if variant is None or variant in _COMPILERS:
             return False
@@ -796,6 +826,9 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
         scanner.take(_WITH_VARIANT_RE, after)
     if _ENABLED_HINT_RE.search(scanner.text):  # the full pattern is costly; most texts lack it
         scanner.take(_ENABLED_AFTER_RE, before)
+    if _BUILD_NOUN_HINT_RE.search(scanner.text):
+        scanner.take(_GLOSSED_BUILD_RE, lambda m: _described(draft, m))
+        scanner.take(_DESCRIBED_BUILD_RE, lambda m: _described(draft, m))
     scanner.take(_PREFIX_VARIANT_RE, before)
     if _BUILD_IS_HINT_RE.search(scanner.text):
         scanner.take(_BUILD_IS_RE, before)
@@ -1697,6 +1730,45 @@ def _add_on(said: str) -> bool:
     if key in {squash(v) for v in lexicon.GPU_VENDORS}:
         return False
     return name_shaped(said) or said.isupper()
+
+
+def _described(draft: Draft, m: re.Match[str]) -> bool:
+    """A build named after the package: a catalogued or versioned name owns it as
+    :func:`_record` reads it; an uncatalogued one only when a describing noun says it is a
+    program ("GENE gyrokinetic code") and it is written as a proper name, never a word of
+    prose ("the simulation code, double-precision build" names no package)."""
+    variants = [f"+{_variant(m.group('v'))}"]
+    found = m.group("name")
+    if lookup(lexicon.MPI_IMPLEMENTATIONS, found) or lookup(lexicon.CONTAINER_RUNTIMES, found):
+        return False  # "MVAPICH2 2.3.7, the MPI build the code was validated with": an MPI
+    noun = m.groupdict().get("noun")
+    if _canonical(found) is None and not m.group("spec"):
+        if not noun or not (found.isupper() or (_proper(found) and not _word_like(found))):
+            return False
+        if squash(found) in _NOT_NAMES | _NOT_SPEC_NAMES or HARDWARE_RE.match(found):
+            return False
+        draft.add_software(found.lower(), [], m.span(), variants)
+        return True
+    return _record(draft, m, variants, built=True)
+
+
+def _shouted_add_on(said: str, how: str) -> bool:
+    """A library named by an English word in capitals after "built with" or "compiled
+    against": "ADCIRC compiled with SWAN" is ADCIRC's coupled build (``+swan``). The build verb
+    ties the word to the package as :func:`_add_on` does for the words no dictionary holds; a
+    capitalised word of prose ("built with Care") is no such name, nor is hardware, a way of
+    running or a word of the request ("compiled with AVX", "built with MPI", "with THE")."""
+    key = squash(said)
+    return (
+        how.lower() in ("with", "against")
+        and said.isupper()
+        and len(key) >= 4
+        and english_word(said)
+        and not HARDWARE_RE.match(said)
+        and key not in _NOT_NAMES | _NOT_SPEC_NAMES
+        and key not in lexicon.DOMAIN_ACRONYMS
+        and said.lower() not in filler_words()
+    )
 
 
 def _variant_owner(found: str, built: bool = False) -> bool:

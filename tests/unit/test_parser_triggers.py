@@ -125,6 +125,8 @@ def test_a_hand_written_gate_holds_for_every_match_of_its_pattern() -> None:
         (software._PAREN_HINT_RE, software._PAREN_SPEC_RE),
         (software._BUILT_HINT_RE, software._BUILT_WITH_RE),
         (software._ENABLED_HINT_RE, software._ENABLED_AFTER_RE),
+        (software._BUILD_NOUN_HINT_RE, software._DESCRIBED_BUILD_RE),
+        (software._BUILD_NOUN_HINT_RE, software._GLOSSED_BUILD_RE),
         (software._BUILD_IS_HINT_RE, software._BUILD_IS_RE),
         (software._IN_BUILD_HINT_RE, software._IN_BUILD_RE),
         (software._DATED_HINT_RE, software._DATED_RELEASE_RE),
