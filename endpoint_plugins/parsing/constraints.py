@@ -33,6 +33,12 @@ _PREFIX = alternation(lexicon.VERSION_PREFIXES)
 OPERATOR_WORDS = _BEFORE
 AFTER_WORDS = _AFTER
 """Operator words that may stand before a name too ("at least Python 3.10")."""
+_PLACE_WORDS = ("under", "over")
+NAME_OPERATOR_WORDS = alternation(w for w in lexicon.VERSION_WORDS_BEFORE if w not in _PLACE_WORDS)
+"""Operator words read before a *name*. "under" and "over" are left out: before a name they say
+where the job runs ("everything runs under Python 3.11", "over MPICH 4.1"), which asks for that
+release, not for one below or above it; before a version they still compare ("Python under
+3.12")."""
 
 _OPERATOR = rf"(?:{_SYMBOL}\s*|{_BEFORE}\s+(?:the\s+)?(?:{_PREFIX}\s*)?)"
 _RELEASES = r"(?:\s+(?:releases?|versions?|series|line)(?!\w))"

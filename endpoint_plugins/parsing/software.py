@@ -19,6 +19,7 @@ from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.constraints import (
     AFTER_WORDS,
     APPOSED_NOUN,
+    NAME_OPERATOR_WORDS,
     OPERATOR_WORDS,
     PRODUCT_NOUN,
     SEPARATOR,
@@ -121,7 +122,7 @@ _MPI_RE = re.compile(
 _SOFTWARE_SPELLINGS = [s for k, v in lexicon.SOFTWARE.items() for s in (k, *v)]
 _CATALOGUED = alternation(_SOFTWARE_SPELLINGS)
 _PRE_OP = (
-    rf"(?:(?P<preop>{OPERATOR_WORDS})\s+(?:the\s+)?"
+    rf"(?:(?:(?P<preop>{NAME_OPERATOR_WORDS})|under|over)\s+(?:the\s+)?"
     r"(?:(?:version|release)s?\s+(?:of\s+)?)?)?"
 )
 _OR_VERSION = (
