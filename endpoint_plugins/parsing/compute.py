@@ -195,8 +195,15 @@ _BOXES_RE = re.compile(
 )
 """Boxes sized by cores or GPUs are nodes ("one 32-core box", "the 3 H100 boxes"); a bare
 "box" is often a simulation box and stays unread."""
+_ENOUGH = (
+    r"(?:\s*(?:is|will\s+be|would\s+be|should\s+be|seems)\s+(?:enough|plenty|fine|sufficient)"
+    r"(?!\w))?"
+)
+"""After a node count, a verdict on it that leaves the list going on: "one node is enough, with
+1 GPU and 16 cores" sizes that node, as "one node with 1 GPU and 16 cores" does."""
 _ATTACHED_RE = re.compile(
-    r"\s*(?:,\s*)?(?:(?:x|\u00d7|\*|\u00e0|with|w/|of|having|each\s+with|each\s+having|and|"
+    _ENOUGH
+    + r"\s*(?:,\s*)?(?:(?:x|\u00d7|\*|\u00e0|with|w/|of|having|each\s+with|each\s+having|and|"
     r"(?:and\s+)?(?:(?:in|on|for)\s+)?each\s+(?:of\s+(?:them|those|these)|one)"
     r"(?:\s+(?:with|has|have|having))?|"
     r"and\s+each\s+with|\(|:|"
@@ -1025,11 +1032,12 @@ _UNIT_OF_WORK = (
 An ensemble member is left out: a member is a whole run ("each member uses 8 nodes").
 "Replica exchange" is a method (REMD) the whole job runs, not one replica."""
 _NOT_A_NODE = (
-    r"(?!(?:with|having|has|in|on)(?!\w))"
+    r"(?!(?:with|having|has|in|on|and|or|plus|but|then)(?!\w))"
     r"(?![^.;!?,:\n\x00]*(?<!\w)(?:node|machine|host|server|box)s?(?!\w))"
 )
 """After "each": not "each with ..." and no node word in the clause ("each run is one node
-with 24 cores" sizes a node, not a task)."""
+with 24 cores" sizes a node, not a task). Nor a conjunction: in "4 GPUs with 80 GB each and
+64 cores" the "each" closes the amount before it and names no unit of work."""
 _PER_TASK_BEFORE_RE = re.compile(
     rf"(?<!\w)(?:each|every)\s+{_NOT_A_NODE}{_NOT_THE_JOB}[a-z][\w-]*[^.;!?,:\n\x00]{{0,32}}$",
     FLAGS,
@@ -1199,10 +1207,13 @@ def _per_task_phrase(text: str, m: re.Match[str]) -> str:
 
 
 _ATTACHED_LATER_RE = re.compile(
-    r"\s*(?:,\s*(?:(?:with|w/|having|of|each\s+with)\s*)?|(?:with|w/|having|of|\(|:|each\s+with)\s*)"
+    _ENOUGH + r"\s*(?:,\s*(?:(?:with|w/|having|of|each\s+with)\s*)?"
+    r"|(?:with|w/|having|of|\(|:|each\s+with)\s*)"
     r"(?:(?:at\s+least|minimum|min)\s+)?"
     r"(?:(?:\x00++|\d{1,5}(?:\.\d{1,3})?\s*(?:tb|gb|tib|gib|g(?!\w))\s*(?:of\s+)?(?:ram|memory|mem)?"
     rf"|(?:of\s+(?:the\s+)?)?(?:type|model|kind)\s*:?\s*(?:{_VENDOR}\s+)?{_MODEL}s?(?!\w))"
+    rf"(?:\s+(?:of|from|by)\s+{_VENDOR}(?!\w))?"
+    r"(?:\s+(?:each|apiece)(?!\w))?"
     r"(?:\s*\([^()\n\d.;!?]{0,60}\)"
     r"|\s+(?:that|which)\s+(?:has|have|comes\s+with)\s+(?:(?:at\s+least|minimum)\s+)?\x00+)?"
     r"\s*(?:,|and|&|\+|plus|with)?\s*(?:(?:at\s+least|minimum|min)\s+)?)+",

@@ -737,12 +737,33 @@ _URGENT_TYPO_RE = re.compile(r"(?<![\w.-])(?:ur|ug|ru|im)[a-z]{3,10}(?![\w-])", 
 """Candidates for a misspelt "urgent" ("urgnet", "imediately"); checked by edit distance."""
 _CLAUSE_GOES_ON_RE = re.compile(
     r"\s+(?:works?|uses?|runs?|supports?|has|have|is|are|was|were|takes?|needs?|that|each|"
-    r"every|we|our|the|it|its|i|this|these|they|there|on|in|at)(?!\w)"
+    r"every|we|our|the|it|its|i|this|these|they|there|on|in|at|want|ask|require|expect|plan|"
+    r"look|seem|become|know|think|hope|allow|include|contain|live|sit|also|only|both)(?!\w)"
     r"|\s+(?!(?:thanks|thx|pls|plz|please|is|as|yes)(?!\w))[a-z]+(?:s|ed|ing)(?!\w)|\s+[\d\x00]",
     FLAGS,
 )
 """After "now": the sentence goes on ("now contains", "now fixed", "now scaling up", "now 2
-nodes"), so "now" says "currently"."""
+nodes", "the reviewers now want"), so "now" says "currently"."""
+_STATE_BEFORE_NOW_RE = re.compile(
+    r"(?<![\w'])(?:is|are|was|were|'s|'re|gets?|got|getting|became|becomes?|has\s+(?:become|grown)"
+    r"|have\s+(?:become|grown))\s+(?:[\w.\u00d7]{1,12}\s+){0,2}"
+    r"(?:more|less|bigger|larger|smaller|longer|shorter|faster|slower|higher|lower|heavier|"
+    r"wider|deeper|finer|coarser|harder|easier|better|worse|greater|fewer|denser)\s+$",
+    FLAGS,
+)
+"""Before "now": a state compared with an earlier one ("the mesh is 3x bigger now", "the
+runs are much longer now"): "now" says "these days", and asks for no haste."""
+_NOW_OPENS_RE = re.compile(
+    r"(?:^|[.!?]\s+|\n\s*)$",
+)
+"""Before "now": the start of a sentence. "Now for production ...", "Now, the new runs ..."
+open a topic; they ask for no haste."""
+_OPENING_AFTER_RE = re.compile(
+    r"\s*,(?!\s*(?:please|pls|plz|asap|if|thanks|thx)(?!\w))"
+    r"|\s+(?:for|to|that|then|about|as|regarding|onto|back|here|comes)(?!\w)",
+    FLAGS,
+)
+"""After a sentence-opening "now": a comma or a word that leads into the topic."""
 _NOT_BEFORE_RE = re.compile(
     r"(?<![\w'])(?P<neg>[a-z']{3,8})\s+(?:(?:that|too|very|super|really|so|particularly|at\s+all)\s+)?$",
     FLAGS,
@@ -789,6 +810,11 @@ def _urgency_meant(found: str, m: re.Match[str]) -> bool:
     once" means simultaneously."""
     before = m.string[max(0, m.start() - 30) : m.start()]
     if found == "immediately" and _STOPS_BEFORE_RE.search(before):
+        return False
+    if found == "now" and (
+        _STATE_BEFORE_NOW_RE.search(before)
+        or (_NOW_OPENS_RE.search(before) and _OPENING_AFTER_RE.match(m.string, m.end()))
+    ):
         return False
     if found in ("now", "rightnow"):
         return not _CLAUSE_GOES_ON_RE.match(m.string, m.end()) and not (
