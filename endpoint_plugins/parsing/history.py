@@ -47,7 +47,7 @@ _PAST_RE = re.compile(
     r"(?<!\w)(?:"
     r"last\s+(?:year|month|week|time|summer|winter|spring|autumn|fall|semester|term|round|run"
     r"|campaign|attempt|allocation|project)"
-    r"|previously|in\s+the\s+past|used\s+to|(?:years?|months?|weeks?|days?)\s+ago|back\s+then"
+    r"|previously|historically|in\s+the\s+past|used\s+to|(?:years?|months?|weeks?|days?)\s+ago|back\s+then"
     r"|(?:in|during)\s+(?:our|my|the|their)\s+(?:last|previous|earlier|prior)(?=\s)"
     r"|(?:previous|earlier|prior|past|former|older)\s+(?:\w+\s+)?(?:runs?|jobs?|campaigns?|"
     r"attempts?|simulations?|experiments?|allocations?|tests?|rounds?|iterations?|batch(?:es)?)"
@@ -408,11 +408,13 @@ def _dropped(name: str, constraints: list[Any], kept: list[Any]) -> list[str]:
 _MOVED_ON_RE = re.compile(
     r"(?<!\w)(?:switch(?:ing|ed)?\s+(?:over\s+)?to|mov(?:e|es|ed|ing)\s+(?:over\s+)?to"
     r"|chang(?:e|es|ed|ing)\s+to|migrat(?:e|es|ed|ing)|replac(?:e|es|ed|ing)|instead"
-    r"|retired|(?:is|are)\s+gone|no\s+longer|any\s?more|upgrade[ds]?|rebuilt|deprecated)(?!\w)",
+    r"|retired|(?:is|are)\s+gone|no\s+longer|any\s?more|upgrade[ds]?|rebuilt|deprecated"
+    r"|this\s+(?:time|round)|licen[cs]e\s+(?:has\s+)?expired)(?!\w)",
     FLAGS,
 )
 """Words by which a writer says the old tools are left behind ("we change to Quantum
-Espresso", "that pipeline is retired", "switching to IQ-TREE")."""
+Espresso", "that pipeline is retired", "switching to IQ-TREE", "but this time we run
+FreeSurfer directly", "our licence expired, so for this round ...")."""
 _STILL_RE = re.compile(r"(?<!\w)(?:again|still|same|keep|continue|as\s+before)(?!\w)", FLAGS)
 """Words by which a past clause says the old tool is used again."""
 

@@ -740,17 +740,47 @@ _EXECUTABLE_AFFIXES = frozenset(
 module ``hdf5-mpi``."""
 
 
+_DOTTED_PACKAGES = frozenset(("jl", "js", "net"))
+"""Suffixes after a dot that make a package of its own ("Oceananigans.jl", "three.js")."""
+
+
 def executable_of(word: str, packages: Iterable[str]) -> bool:
     """Whether ``word`` is a program or a build of a package the request already names
-    ("cp2k.psmp" beside CP2K, "run-deepvariant" beside DeepVariant): that package is the
-    requirement; the program is not a second one."""
+    ("cp2k.psmp" beside CP2K, "run-deepvariant" beside DeepVariant, "phenix.refine" beside
+    Phenix, the component "Boost.Python" beside Boost): that package is the requirement; the
+    program is not a second one."""
     parts = [p for p in re.split(r"[-._]", word.lower()) if p]
     if len(parts) < 2:
         return False
     known = {squash(p) for p in packages}
+    owner, dot, part = word.lower().partition(".")
+    if dot and squash(owner) in known and part[:1].isalpha() and part not in _DOTTED_PACKAGES:
+        return True  # "phenix.real_space_refine", "Boost.Python": a program or part of it
     return (squash(parts[0]) in known and all(p in _EXECUTABLE_AFFIXES for p in parts[1:])) or (
         squash(parts[-1]) in known and all(p in _EXECUTABLE_AFFIXES for p in parts[:-1])
     )
+
+
+_OWN_MACHINE_AFTER_RE = re.compile(
+    r"\s++(?:is|are)\s++(?:(?:only|already|just)\s++)?+"
+    r"(?:(?:used|installed|run)\s++)?+(?:on|in)\s++(?:my|our)\s++"
+    r"(?:own\s++)?+(?:local\s++)?+"
+    r"(?:laptops?|desktops?|workstations?|pcs?|macs?|macbooks?|computers?)"
+    r"(?:\s++already)?+(?!\s*+,?\s*+(?:but|and\s++(?:we|i)\s++need))"
+    r"(?![\w-])",
+    re.IGNORECASE,
+)
+"""After a package: the writer already has it on a machine of their own ("GaussView is only
+used on our desktops", "GaussView is on my laptop already"), so the site need not hold it.
+A clause that goes on with "but" ("LAMMPS is on my laptop, but I need 4 nodes") asks for it
+after all, so it stays."""
+
+
+def on_own_machine(text: str, end: int) -> int:
+    """Where the clause that puts the package ending at ``end`` on the writer's own machine
+    ends, or 0 when none follows it (see _OWN_MACHINE_AFTER_RE)."""
+    m = _OWN_MACHINE_AFTER_RE.match(text, end)
+    return m.end() if m else 0
 
 
 _UNIT_WORDS = ("cores", "nodes", "gpus", "cpus", "hours", "threads", "ranks", "tasks", "minutes")

@@ -47,6 +47,7 @@ from endpoint_plugins.parsing.not_names import (
     VENUE_AFTER_RE,
     data_source,
     named_as_data,
+    on_own_machine,
     placed_as_non_name,
     record_number,
     series_position,
@@ -1317,6 +1318,10 @@ def _drop_optional(original: str, draft: Draft) -> None:
         last = (end, negated)
         after = _PRODUCT_AFTER_RE.match(original, end)  # "RStudio Server would be nice"
         said_optional = _OPTIONAL_AFTER_RE.match(original, after.end() if after else end)
+        own = on_own_machine(original, end)
+        if own and not negated and not said_optional:
+            said_optional = True  # "GaussView is on my laptop already": quoted, not asked for
+            draft.unresolved.append(original[start:own].strip())
         (optional if negated or said_optional else plain).add(name)
     quoted = _quoted_only(original, draft.software_spans)
     past = past_only_packages(original, draft.software_spans) - quoted

@@ -44,6 +44,7 @@ from endpoint_plugins.parsing.not_names import (
     named_as_data,
     names_no_software,
     not_a_package,
+    on_own_machine,
     placed_as_non_name,
     shaped_as_no_package,
     unit_typo,
@@ -359,6 +360,10 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
             kinds[i] = "unread"  # "GATK 4.5 HaplotypeCaller": a tool of GATK, quoted
         elif kind == "name" and executable_of(word, draft.software):
             kinds[i] = "unread"  # "cp2k.psmp" beside CP2K: a program of a named package
+        elif kind == "name" and _program_of_named(scanner.original, words, kinds, i, draft):
+            kinds[i] = "unread"  # "featureCounts (subread 2.0.6)": a program of that package
+        elif kind == "name" and on_own_machine(scanner.original, start + len(word)):
+            kinds[i] = "unread"  # "GaussView is only used on our desktops": quoted
         elif kind == "name":
             name = lookup(lexicon.SOFTWARE, word) or word.lower()[:MAX_NAME_CHARS]
             draft.add_software(name, versions.get(i, []), (start, start + len(word)))
@@ -387,6 +392,67 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
             kinds[i] = "unread"  # "thanks to Ray", "in Stan": a proper name, quoted
     _unresolved_phrases(scanner, words, kinds, draft)
     _stray_amounts(scanner, draft)
+
+
+_PROGRAM_OF_AFTER_RE = re.compile(
+    r"[^\S\n]*\([^\S\n]*(?P<part>(?:from|part[^\S\n]+of|of)[^\S\n]+)?"
+    r"|[^\S\n]+(?:from|of)[^\S\n]+(?:the[^\S\n]+)?",
+    re.IGNORECASE,
+)
+"""What ties a program to the package it ships in, right after the program's name:
+"featureCounts (subread 2.0.6)", "hhblits (from HH-suite)", "ESMFold from fair-esm",
+"pvbatch of ParaView"; the package follows."""
+_POSSESSIVE_BEFORE_RE = re.compile(r"['\u2019]s[^\S\n]+\Z")
+"""A possessive right before the word ("OpenFOAM's snappyHexMesh"): the owner is named."""
+_VERSION_CLOSES_RE = re.compile(r"(?:[/@=-]|[^\S\n]++v?)\d[\w.+-]*+[^\S\n]*+\)")
+"""The owner's version, then the bracket closes: "(subread 2.0.6)"."""
+_CLOSES_RE = re.compile(r"[^\S\n]*+\)")
+"""The bracket closes right after the owner (whose span already holds its version)."""
+
+
+_RUNTIME_OWNERS = frozenset(
+    "python python3 r julia perl ruby matlab octave java node nodejs lua".split()
+)
+"""Languages and runtimes: a package credited to one ("statnet (R 4.3)", "Flux from Julia")
+is written in it and installed on its own, no program shipped inside it."""
+
+
+def _program_of_named(
+    original: str, words: list[tuple[int, str]], kinds: list[str], i: int, draft: Draft
+) -> bool:
+    """A program, sub-command or tool credited to a package the request names ("featureCounts
+    (subread 2.0.6)", "hhblits from HH-suite 3.3", "OpenFOAM's snappyHexMesh"): the package is
+    the requirement a site installs, and the program comes with it, so the program is no
+    second package. A bracket alone credits only a package and its version that close it
+    ("Tramontex (Quorbix 2.1 also fine)" offers a choice); a language or runtime credits no
+    program, nor does a package whose name holds the word's or the other way round (an
+    interface and its engine). Kept unread, so the word is quoted."""
+    start, word = words[i]
+    end = start + len(word)
+    owners = {first: last for first, last, _ in draft.software_spans}
+    for j, (s, w) in enumerate(words):
+        if j != i and kinds[j] == "name":
+            owners.setdefault(s, s + len(w))
+    gap = _POSSESSIVE_BEFORE_RE.search(original, max(0, start - 4), start)
+    if gap is not None and any(
+        last == gap.start() and first < start for first, last in owners.items()
+    ):
+        return True
+    tie = _PROGRAM_OF_AFTER_RE.match(original, end)
+    if tie is None or tie.end() not in owners:
+        return False
+    bracket = tie.group(0).lstrip().startswith("(")
+    owner = original[tie.end() : owners[tie.end()]]  # the name, and its version if read with it
+    head, mine = squash((owner.split() or [""])[0]), squash(word)
+    if head in _RUNTIME_OWNERS or head in mine or mine in head:
+        return False  # "statnet (R 4.3)", "cmdstanr (CmdStan 2.35)": a package of its own
+    if not bracket or tie.group("part"):
+        return True
+    closes = owner.rstrip().endswith(")") or _CLOSES_RE.match(original, owners[tie.end()])
+    return bool(
+        _VERSION_CLOSES_RE.match(original, owners[tie.end()])
+        or (closes and _DIGIT_RE.search(owner))
+    )
 
 
 _IMAGE_TAG_AFTER_RE = re.compile(r":(?:latest|stable|dev|nightly|main|v?\d[\w.-]*)(?![\w:/])")
