@@ -79,6 +79,11 @@ APPOSED_NOUN = (
 """The head of a description set off between a name and its version: "Kraken, the OCR engine,
 version 5"."""
 
+_ANY_RELEASE = r"(?:anything|any\s+(?:version|release)s?|any\s+one|whatever(?:\s+is)?)"
+"""A word that quantifies over releases before an operator: "pybamm, anything >= 24.1", "xtb:
+any version >= 6.6". Said after a comma or a colon it still gives the name before it a lower
+bound; without it the operator stood alone and the name was quoted as unresolved."""
+
 SEPARATOR = (
     rf"(?:\s*[@/:]\s*[\"']?|\s*\(\s*(?:(?:we|i)\s+)?(?:need|needs|require|requires|want)?\s*"
     rf"(?:the\s+)?(?:anything\s+|any\s+(?:version|release)\s+)?"
@@ -96,6 +101,7 @@ SEPARATOR = (
     rf"|\s+(?:version|release)\s+(?:must|has\s+to|should|needs\s+to|is\s+to|has\s+got\s+to)"
     rf"\s+be\s+(?:exactly\s+)?(?=(?:between\s+)?v?\d)"
     rf"|\s*,\s*(?=(?:{_BEFORE}|{_PREFIX}|{_SYMBOL}))"
+    rf"|\s*[,:]\s*{_ANY_RELEASE}\s*(?=(?:{_BEFORE}|{_SYMBOL}))"
     rf"|\s*,\s*(?:anything\s+|any\s+version\s+|any\s+)?(?={VERSION}(?:\+(?![\w+])|\s+{_AFTER}(?!\w)))"
     rf"|\s*)"
 )
@@ -106,7 +112,8 @@ version ("COMSOL Multiphysics 6.2"), "OpenMM (anything between 8.0 and
 a starting release in brackets ("Chroma (any release from 2023 onward)": the "from" is
 read only when "onward" ends the version, so a range "from 2 to 3" keeps it), and a comma
 when an operator stands before or after the version ("cp2k, at least version
-2023.2", "Open MPI, 4.1 at the very least", "openmpi, anything 4.0 or above")."""
+2023.2", "Open MPI, 4.1 at the very least", "openmpi, anything 4.0 or above"), also with a
+quantifier before the operator ("pybamm, anything >= 24.1")."""
 
 _RANGE_RE = re.compile(
     rf"^\s*(?:(?:(?:version|release)s?\s+)?between\s+(?P<a1>{VERSION})\s+and\s+(?P<b1>{VERSION})"

@@ -972,12 +972,53 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
 
     _read_module_items(draft)
     _rejoin_gpu_names(scanner)
+    skip_rejected_versions(scanner, draft)
     if _VERSION_HINT_RE.search(scanner.text):  # almost half the texts have no digit left
         scanner.take(_RELEASE_TAG_RE, release_tag)
         scanner.take(_VERSION_OF_RE, version_of)
     scanner.take(_CATALOGUE_RE, catalogued)
     if _VERSION_HINT_RE.search(scanner.text):
         scanner.take(_UNKNOWN_RE, unknown)
+
+
+_REJECTED_RE = re.compile(
+    r"(?<![\w.@/-])(?P<name>[a-z][\w.+-]{0,40}+)[^\S\n]++(?P<version>v?\d{1,4}(?:\.\d{1,4}){0,3}[a-z]?)"
+    r"[^\S\n]++(?:is|was|are|were|'s)[^\S\n]++"
+    r"(?:(?:way|far|much|a[^\S\n]+bit|rather|simply|just)[^\S\n]++)?"
+    r"(?:too[^\S\n]+old|outdated|out[^\S\n]+of[^\S\n]+date|obsolete|deprecated"
+    r"|not[^\S\n]+(?:new|recent)[^\S\n]+enough|no[^\S\n]+longer[^\S\n]+supported)"
+    r"(?![\w-])(?=[^.!?\n\d]{0,60}?(?<![\w.])(?P<bound>v?\d{1,4}(?:\.\d{1,4}){0,3}[a-z]?"
+    r"[^\S\n]*+(?:\+|or[^\S\n]+(?:later|newer|above|higher|more[^\S\n]+recent)|onwards?))"
+    r"(?![\w+]))",
+    FLAGS,
+)
+"""A version turned down, then a newer bound asked for in the same sentence: "r5py 0.1 is too
+old, we need 1.0 or later", "gromacs 2018 is outdated; 2023 or newer please". The old number
+is no requirement: read as one, it asked for exactly the release the writer refuses. The name
+gets the newer bound, which says the refusal too ("1.0 or later" rules 0.1 out), so nothing is
+lost; the words between are left to the readers after this one. Without a bound after it, or
+before a word that names no package ("Ubuntu 20.04 is too old"), the phrase is read as before."""
+
+
+def skip_rejected_versions(scanner: Scanner, draft: Draft) -> None:
+    """Read a turned-down version as the newer bound after it (see :data:`_REJECTED_RE`)."""
+    for m in _REJECTED_RE.finditer(scanner.text):
+        found = m.group("name")
+        name = lookup(lexicon.SOFTWARE, found)
+        if name is None:
+            lower = found.lower()
+            if squash(found) in _NOT_NAMES or HARDWARE_RE.match(found) or lower in filler_words():
+                continue
+            if english_word(lower) and not found.isupper():
+                continue  # "the old one 2.1 is too old": a word, not a package
+            name = lower
+        constraints, _ = parse_constraints(m.group("bound"))
+        if not constraints:
+            continue
+        draft.add_software(name, constraints, m.span("name"))
+        scanner.blank(m.start("name"), m.end("version"))
+        scanner.blank(*m.span("bound"))
+        draft.notes.append(f"{found} {m.group('version')} (a version turned down; not used)")
 
 
 def _version_choice(

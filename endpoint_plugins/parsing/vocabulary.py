@@ -1330,12 +1330,14 @@ def _is_prose_compound(word: str, filler: frozenset[str]) -> bool:
 
 
 _LIST_JOIN_RE = re.compile(
-    r"^\s*(?:,|&|/|\+|,?\s*(?:and|or|plus|as\s+well\s+as)(?:\s+also)?)\s*$"
+    r"^\s*(?:,|&|/|\+|,?\s*(?:and|or|plus|as\s+well\s+as|(?:together|along)\s+with)"
+    r"(?:\s+also)?)\s*$"
     r"|^[^\S\n]*(?:[\w.<>=~!*+-]++[^\S\n]*){0,3}\n[^\S\n]*[-*\u2022][^\S\n]+$",
     re.I,
 )
-"""What joins two items of one list: a comma or a conjunction, or a line break to the next
-bullet ("- torch-geometric 2.5\n  - dgl"; the first item's version may sit between)."""
+"""What joins two items of one list: a comma or a conjunction ("together with" too: "Chroma
+together with QUDA 1.1"), or a line break to the next bullet ("- torch-geometric 2.5\n  -
+dgl"; the first item's version may sit between)."""
 
 
 def _names_in_lists(
@@ -1456,7 +1458,9 @@ def _joined(join: re.Pattern[str], between: str) -> bool:
 
 
 _LIST_JOIN_ARTICLE_RE = re.compile(
-    r"^\s*(?:,|&|/|\+|,?\s*(?:and|or|plus|as\s+well\s+as)(?:\s+also)?(?:\s+the)?)\s*$", re.I
+    r"^\s*(?:,|&|/|\+|,?\s*(?:and|or|plus|as\s+well\s+as|(?:together|along)\s+with)"
+    r"(?:\s+also)?(?:\s+the)?)\s*$",
+    re.I,
 )
 """After a package, "and the" still lists one more, when that word is no English word: "MOM6
 and the SIS2 sea-ice model" (but not "Vitis and the card")."""
