@@ -270,6 +270,20 @@ def concept_word(word: str) -> bool:
     )
 
 
+def concept_word_slip(word: str) -> bool:
+    """Whether one more letter makes a lower-case, alphabetic ``word`` a :func:`concept_word`
+    ("boltzman", "kuta"): a look-up in the words each concept word becomes with one letter
+    dropped, not one test per letter and position."""
+    return word in _concept_slips()
+
+
+@cache
+def _concept_slips() -> frozenset[str]:
+    letters = set("abcdefghijklmnopqrstuvwxyz")
+    words = (*_EPONYMS, *_RELEASE_CHANNELS, *(m for m in MONTHS if m.isalpha()))
+    return frozenset(w[:i] + w[i + 1 :] for w in words for i in range(len(w)) if w[i] in letters)
+
+
 @lru_cache(maxsize=8192)
 def not_a_package(word: str) -> bool:
     """Whether a name-shaped leftover word names something other than software.

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from endpoint_plugins.parsing.english import english_word
-from endpoint_plugins.parsing.not_names import concept_word
+from endpoint_plugins.parsing.not_names import concept_word, concept_word_slip
 
 _COUNTRIES = frozenset(
     """
@@ -128,11 +128,7 @@ def misspelt_eponym(word: str) -> bool:
 
 def _eponym_slip(part: str) -> bool:
     """An eponym of five letters or more with one letter dropped ("boltzman", "kuta")."""
-    return any(
-        concept_word(part[:i] + c + part[i:]) and len(part) >= 4
-        for i in range(len(part) + 1)
-        for c in "abcdefghijklmnopqrstuvwxyz"
-    )
+    return len(part) >= 4 and concept_word_slip(part)
 
 
 def no_software_name(text: str, start: int, word: str) -> bool:
