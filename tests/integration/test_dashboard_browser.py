@@ -90,17 +90,33 @@ def base(fed: Federation) -> str:
     return fed.url.removesuffix("/mcp") + "/dashboard"
 
 
-def visible(driver: Any, css: str) -> bool:
-    from selenium.common.exceptions import NoSuchElementException
+_READS = 5
+"""How often a read is retried when the live view replaced the element between finding it and
+reading it (the fleet table is re-rendered on every update)."""
 
-    try:
-        return bool(driver.find_element("css selector", css).is_displayed())
-    except NoSuchElementException:
-        return False
+
+def visible(driver: Any, css: str) -> bool:
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+
+    for _ in range(_READS):
+        try:
+            return bool(driver.find_element("css selector", css).is_displayed())
+        except NoSuchElementException:
+            return False
+        except StaleElementReferenceException:
+            continue  # re-rendered between find and read: find it again
+    return False
 
 
 def text(driver: Any, css: str) -> str:
-    return " ".join(e.text for e in driver.find_elements("css selector", css))
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    for _ in range(_READS):
+        try:
+            return " ".join(e.text for e in driver.find_elements("css selector", css))
+        except StaleElementReferenceException:
+            continue  # re-rendered between find and read: find them again
+    return ""
 
 
 def log_in(driver: Any, token: str) -> None:
