@@ -121,14 +121,11 @@ def misspelt_eponym(word: str) -> bool:
     if not all(p.isalpha() for p in parts):
         return False
     shortest = 4 if len(parts) > 1 else 7  # alone, "Arnold" is a renderer, no "Arnoldi"
-    slips = [p for p in parts if len(p) >= shortest and not concept_word(p) and _eponym_slip(p)]
+    slips = [
+        p for p in parts if len(p) >= shortest and not concept_word(p) and concept_word_slip(p)
+    ]
     rest = [p for p in parts if p not in slips]
     return bool(slips) and all(concept_word(p) or english_word(p) for p in rest)
-
-
-def _eponym_slip(part: str) -> bool:
-    """An eponym of five letters or more with one letter dropped ("boltzman", "kuta")."""
-    return len(part) >= 4 and concept_word_slip(part)
 
 
 def no_software_name(text: str, start: int, word: str) -> bool:
