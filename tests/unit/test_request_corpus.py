@@ -134,11 +134,12 @@ def test_dev_split_accuracy_floor() -> None:
     more) joined at 0.980 / 86.3 % over all twenty-three; three rounds by failure class
     brought them to 0.990 / 91.3 %. dev-x, dev-y and dev-z (180 more) joined at
     0.984 / 86.6 % over all twenty-six; three rounds by failure class brought them to
-    0.990 / 91.0 %. Raise it as the figures rise, never
-    lower it to let a change through: only new files may lower it, to their first reading."""
+    0.990 / 91.0 %. dev-aa, dev-ab and dev-ac (180 more) joined at 0.986 / 88.0 % over all
+    twenty-nine. Raise it as the figures rise, never lower it to let a change through: only
+    new files may lower it, to their first reading."""
     result, _ = score(DEV, parse_requirements, NOW)
-    assert result.micro.f1 >= 0.990
-    assert result.exact_rate >= 0.910
+    assert result.micro.f1 >= 0.986
+    assert result.exact_rate >= 0.880
     assert result.unexpressible_flagged == result.unexpressible
     assert set(result.fields) <= set(FIELDS)
 
