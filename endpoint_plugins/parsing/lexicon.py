@@ -1078,6 +1078,7 @@ FILE_EXTENSIONS: frozenset[str] = frozenset(
     nex nexus phy tre nwk msh mesh vtk vtu stl pmap asdf upf psml fdf sw tersoff eam
     tif tiff png jpg mp4 wav flac pbf shp las laz
     sif img def qcow2 raw iso dll jar run
+    nf smk wdl cwl nml prm par
     """.split()
 )
 """File name extensions of scripts, code, configuration, data and container images: a word

@@ -614,6 +614,37 @@ _JOB_NAME_BEFORE_RE = re.compile(
 "--job-name=relax-v2"): a label of the run, not a package."""
 
 
+_JOB_NAME_RE = re.compile(
+    r"^#(?:SBATCH|PBS|BSUB|flux:)[^\S\n]+(?:-N|-J|--job-name|--jobname)(?:=|[^\S\n]+)"
+    r"[\"']?(?P<name>[A-Za-z][\w.+-]*)",
+    re.MULTILINE,
+)
+"""The name a batch script gives its job, read once per text for :func:`names_the_job`."""
+
+
+@lru_cache(maxsize=16)
+def _job_name_parts(text: str) -> frozenset[str]:
+    """The job's name and its parts ("tohoku-rupture": also "tohoku" and "rupture")."""
+    parts: set[str] = set()
+    for m in _JOB_NAME_RE.finditer(text):
+        name = m.group("name").lower().rstrip(".")
+        parts.add(name)
+        parts.update(p for p in re.split(r"[-_.+]", name) if len(p) >= 3 and not p.isdigit())
+    return frozenset(parts)
+
+
+def names_the_job(text: str, word: str) -> bool:
+    """Whether an uncatalogued ``word`` is the name, or a part of the name, the batch script
+    gives its job ("#SBATCH -J conformer-ctc" and later "# Conformer-CTC large"; "#BSUB -J
+    tohoku-rupture" and "dynamic rupture, Tohoku 2011 geometry"): the writer named the run
+    after its model, site or science, not after a package to install. The caller quotes the
+    word instead (fail-safe: never dropped). The substring test keeps texts without a
+    job-name directive free."""
+    if "-J" not in text and "-N" not in text and "name" not in text:
+        return False
+    return word.lower() in _job_name_parts(text)
+
+
 _RESOURCE_KEY_PARTS = frozenset(
     """per node nodes rank ranks task tasks core cores cpu cpus gpu gpus mem memory time
     walltime hours threads proc procs ntasks num max min total""".split()
@@ -947,11 +978,13 @@ _LIST_JOIN = (
 _SET_NOUNS = (
     r"data[^\S\n]?sets?|corpus|corpora|treebanks?|splits?|leaderboards?|force[^\S\n]+fields?|"
     r"basis[^\S\n]+sets?|partitions?|queues?|tables|files|reference[^\S\n]+genomes?|"
-    r"genome[^\S\n]+builds?"
+    r"genome[^\S\n]+builds?|clusters?"
 )
 """Nouns that make the name before them data, a reference, a method's parameters, a file
-format or a place of the site. Nouns that a tool owns are left out: "the Kraken2 database",
-"the BLAST index", "the AlphaFold weights" name the tool as well as its data."""
+format or a place of the site ("the Abell 3667 cluster", "our Levante cluster": an object of
+the sky or a machine, never a package to install). Nouns that a tool owns are left out: "the
+Kraken2 database", "the BLAST index", "the AlphaFold weights" name the tool as well as its
+data."""
 _SET_NOUN_AFTER_RE = re.compile(
     rf"{_RELEASE_AFTER}(?:{_LIST_JOIN}{_NAME_TOKEN}{_RELEASE_AFTER})*[^\S\n]+(?:{_SET_NOUNS})"
     r"(?![\w-])",

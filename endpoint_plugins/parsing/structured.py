@@ -769,11 +769,20 @@ _IGNORED_KEYS = frozenset(
     openmode parsable wait nice wckey oversubscribe threadspercore cpuspertask
     ntaskspersocket ntaskspercore owner group pi contact title id ticket shell exclude
     join mailtype mailuser sendmail priority nodelist
+    requestedby requester submittedby submitter author createdby
     """.split()
 )
 """Bookkeeping keys: read and ignored, they say nothing about where a job can run."""
 _NOTE_KEYS = frozenset(("note", "notes", "remark", "remarks"))
 """Free-text notes: their words ("no rush", "needs 2 GPUs") are the request's own prose."""
+_DESCRIPTION_KEYS = frozenset(
+    "purpose goal goals aim aims objective objectives summary pipeline workflow usecase "
+    "science context background motivation study experiment task".split()
+)
+"""Keys whose value of several words says what the job is for (``purpose = "diffusion
+tractography, HCP young adult"``): a sentence of the writer's own, read as prose. Read as a
+list of names, its plain words ("young", "adult", "parallel") became packages; as prose a word
+shaped like a name is still a package or quoted, so nothing asked for is lost."""
 
 _VALUE = (
     r"(?:\"[^\"\n]{0,200}\"|'[^'\n]{0,200}'"
@@ -1023,6 +1032,12 @@ _DATA_KEYS = frozenset(
 ``calc: cathode-batch7``): input the job reads, not a requirement on the site."""
 
 
+def _describes(value: str) -> bool:
+    """A value of three words or more with no pin in it: a description, not a list of packages
+    (``pipeline: "gatk-sv"`` or ``task = "lammps 2023"`` stay names)."""
+    return len(value.split()) >= 3 and not re.search(r"[<>=@]|\d\.\d", value)
+
+
 def _names_the_run(raw_key: str) -> bool:
     """``job``, ``case_name``, ``run_id``, ``sim_label``, ``db``: the value names the run or its
     data (one word), never a package."""
@@ -1265,6 +1280,9 @@ class _Pairs:
         if key in _NOTE_KEYS and blank and _WORD_IN_VALUE_RE.search(value):
             self.scanner.blank(m.start("key"), m.start("value"))
             return False  # note="no rush": a free-text note is read as prose
+        if key in _DESCRIPTION_KEYS and blank and _describes(value):
+            self.scanner.blank(m.start("key"), m.start("value"))
+            return False  # purpose="quadruped gait sweep": what the job is for, in prose
         if key in ("output", "out") and unknown == "prose" and " " in value.strip():
             self.scanner.blank(m.start("key"), m.start("value"))
             return False  # "output: 25 TB free on GPFS" says what the output needs, no file
@@ -1343,6 +1361,8 @@ class _Pairs:
         value = value.strip()
         if not _PINNED_RE.match(value) or "_" in key or key in filler_words():
             return False
+        if len(key) == 1 and lookup(lexicon.SOFTWARE, key) is None:
+            return False  # "t=0.12", "x=1.5": a variable of the science, no package is a letter
         if english_word(key) and value.count(".") < 2 and value[:1] not in "<>=!~":
             return False
         constraints, _ = parse_constraints(value.strip().lstrip("="))

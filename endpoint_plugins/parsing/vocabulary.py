@@ -43,6 +43,7 @@ from endpoint_plugins.parsing.not_names import (
     letter_term,
     named_as_data,
     names_no_software,
+    names_the_job,
     not_a_package,
     on_own_machine,
     placed_as_non_name,
@@ -302,6 +303,16 @@ def _near_in_length(choices: Sequence[str], length: int, edits: int) -> tuple[st
     return near
 
 
+def _after_the_job(scanner: Scanner, start: int, word: str) -> bool:
+    """An uncatalogued word the job is named after, with no dotted version after it (see
+    :func:`names_the_job`); "nekbone 17.0" stays a package whatever the job is called."""
+    return (
+        names_the_job(scanner.original, word)
+        and lookup(lexicon.SOFTWARE, word) is None
+        and not _VERSION_AFTER_RE.match(scanner.text, start + len(word))
+    )
+
+
 def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
     """Sort the leftover words into package names, unresolved phrases and prose."""
     filler = filler_words()
@@ -358,12 +369,16 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
             kinds[i] = "unread"  # "podman run sb3:latest": an image the job runs, quoted
         elif kind == "name" and _part_of_versioned(scanner.original, start, word, draft):
             kinds[i] = "unread"  # "GATK 4.5 HaplotypeCaller": a tool of GATK, quoted
+        elif kind == "name" and _tool_in_parentheses(scanner.original, start, word, draft):
+            kinds[i] = "unread"  # "GATK 4.5 (GenomicsDBImport and GenotypeGVCFs)": quoted
         elif kind == "name" and executable_of(word, draft.software):
             kinds[i] = "unread"  # "cp2k.psmp" beside CP2K: a program of a named package
         elif kind == "name" and _program_of_named(scanner.original, words, kinds, i, draft):
             kinds[i] = "unread"  # "featureCounts (subread 2.0.6)": a program of that package
         elif kind == "name" and on_own_machine(scanner.original, start + len(word)):
             kinds[i] = "unread"  # "GaussView is only used on our desktops": quoted
+        elif kind == "name" and _after_the_job(scanner, start, word):
+            kinds[i] = "unread"  # "#SBATCH -J conformer-ctc", "Conformer-CTC large": quoted
         elif kind == "name":
             name = lookup(lexicon.SOFTWARE, word) or word.lower()[:MAX_NAME_CHARS]
             draft.add_software(name, versions.get(i, []), (start, start + len(word)))
@@ -472,6 +487,31 @@ def _part_of_versioned(original: str, start: int, word: str, draft: Draft) -> bo
         return False
     return any(
         end == gap.start() and _DIGIT_RE.search(original[first:end])
+        for first, end, _ in draft.software_spans
+    )
+
+
+_PAREN_LIST_BEFORE_RE = re.compile(
+    r"[^\S\n]*\([^\S\n]*(?:[A-Za-z][\w.-]*[^\S\n]*(?:,|and|&|\+)[^\S\n]*)*\Z"
+)
+"""An opening parenthesis and maybe earlier items of its list, right before the word."""
+_CAMEL_TOOL_RE = re.compile(r"^[A-Za-z][a-z0-9]*(?:[A-Z][A-Za-z0-9]*)+$")
+"""CamelCase with a capital inside ("GenotypeGVCFs", "featureCounts"), the way a package
+names its tools and sub-commands; plain words and acronyms are not asked."""
+
+
+def _tool_in_parentheses(original: str, start: int, word: str, draft: Draft) -> bool:
+    """A CamelCase word in parentheses right after a package and its version: the tools of
+    that package the job runs ("GATK 4.5 (GenomicsDBImport and GenotypeGVCFs)", "Picard 3.1
+    (MarkDuplicates)"), not packages of their own. Kept unread, so it is quoted. The ``(``
+    test keeps every other word free of the regex."""
+    if "(" not in original[max(0, start - 80) : start] or not _CAMEL_TOOL_RE.match(word):
+        return False
+    lead = _PAREN_LIST_BEFORE_RE.search(original, max(0, start - 80), start)
+    if lead is None:
+        return False
+    return any(
+        end == lead.start() and _DIGIT_RE.search(original[first:end])
         for first, end, _ in draft.software_spans
     )
 
