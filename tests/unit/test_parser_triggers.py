@@ -55,7 +55,7 @@ def test_triggers_are_strings_every_match_contains(pattern: str, expected: objec
 def test_every_match_of_every_pattern_holds_a_trigger(text: str) -> None:
     parse_requirements(text)  # fills the trigger cache with every pattern the parser offers
     folded = fold(text)
-    for pattern, needed in list(scanner._TRIGGERS.values()):
+    for pattern, needed, _ in list(scanner._TRIGGERS.values()):
         if needed is None:
             continue
         for match in pattern.finditer(text):
