@@ -68,6 +68,7 @@ from endpoint_plugins.parsing.scanner import (
     sentence_around,
     sentence_start,
     squash,
+    starts_with,
 )
 from endpoint_plugins.parsing.vocabulary import (
     HARDWARE_RE,
@@ -123,9 +124,14 @@ _MPI_RE = re.compile(
 _SOFTWARE_SPELLINGS = [s for k, v in lexicon.SOFTWARE.items() for s in (k, *v)]
 _CATALOGUED = alternation(_SOFTWARE_SPELLINGS)
 _PRE_OP = (
-    rf"(?:(?:(?P<preop>{NAME_OPERATOR_WORDS})|under|over)\s+(?:the\s+)?"
-    r"(?:(?:version|release)s?\s+(?:of\s+)?)?)?"
+    rf"(?:{starts_with(lexicon.VERSION_WORDS_BEFORE)}"
+    rf"(?:(?P<preop>{NAME_OPERATOR_WORDS})|under|over)\s+(?:the\s+)?"
+    r"(?:(?:version|release)s?\s+(?:of\s+)?)?|)"
 )
+"""An operator word before the name ("at least GROMACS 2023"). Written ``(?:...|)`` rather
+than ``(?:...)?``: the regex engine enters an optional group through a costly repeat, an
+alternation cheaply, and the look-ahead rejects most words (no operator) in one test; it tries
+this at every word of the text."""
 _OR_VERSION = (
     r"(?P<orver>(?:\s*,\s*(?:version\s+|v)?\d{1,4}(?:\.\d[\w.]{0,20})?(?![\w.])){0,4}"
     r"\s*,?\s*or\s+(?:version\s+|v)?\d{1,4}(?:\.\d[\w.]{0,20})?(?![\w.])"
