@@ -92,7 +92,8 @@ _RUNTIME_SPELLINGS = [s for k, v in lexicon.CONTAINER_RUNTIMES.items() for s in 
 _ROOTLESS = alternation(lexicon.ROOTLESS_WORDS)
 _CONTAINER_NOUN = r"(?:\s+(?:container|image|runtime|engine)s?(?!\w))?"
 _RUNTIME_RE = re.compile(
-    rf"{WORD_START}(?P<rootless>{_ROOTLESS}\s+)?(?P<name>{alternation(_RUNTIME_SPELLINGS)})"
+    starts_with([*lexicon.ROOTLESS_WORDS, *_RUNTIME_SPELLINGS])
+    + rf"{WORD_START}(?P<rootless>{_ROOTLESS}\s+)?(?P<name>{alternation(_RUNTIME_SPELLINGS)})"
     rf"{WORD_END}{_WITH_SPEC}{_CONTAINER_NOUN}",
     FLAGS,
 )
@@ -114,7 +115,8 @@ _ROOTLESS_RE = re.compile(rf"(?<!\w){_ROOTLESS}(?:\s+mode)?(?!\w)", FLAGS)
 
 _MPI_SPELLINGS = [s for k, v in lexicon.MPI_IMPLEMENTATIONS.items() for s in (k, *v)]
 _MPI_RE = re.compile(
-    rf"{WORD_START}(?P<name>{alternation([*_MPI_SPELLINGS, *lexicon.GENERIC_MPI_WORDS])})"
+    starts_with([*_MPI_SPELLINGS, *lexicon.GENERIC_MPI_WORDS])
+    + rf"{WORD_START}(?P<name>{alternation([*_MPI_SPELLINGS, *lexicon.GENERIC_MPI_WORDS])})"
     rf"{WORD_END}(?:\s+(?:library|implementation|stack))?{_WITH_SPEC}",
     FLAGS,
 )
