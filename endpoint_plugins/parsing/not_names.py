@@ -12,7 +12,7 @@ science written in mixed case ("LoRA", "rRNA", "InSAR"), an English compound ("z
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache, lru_cache
 
 from endpoint_plugins.parsing.english import english_word
@@ -1190,25 +1190,45 @@ def named_as_data(text: str, start: int, word: str) -> bool:
     if _RESULT_AFTER_RE.match(text, end) or _STAGED_AFTER_RE.match(text, end):
         return True
     before = text[max(0, start - 200) : start]
-    if _SET_NOUN_BEFORE_RE.search(before[-40:]) or _FORCED_BEFORE_RE.search(before):
+    # Each pattern below that looks back must end at the word, so it is tried at every offset
+    # of the window; most windows lack the one word a pattern cannot match without, and a
+    # substring test says so at once. Only for ASCII windows: there the patterns' IGNORECASE
+    # and str.lower agree, as they need not elsewhere ("\u017f" matches "s").
+    has = _words_in(before)
+    if _SET_NOUN_BEFORE_RE.search(before[-40:]) or (
+        has("forced") and _FORCED_BEFORE_RE.search(before)
+    ):
         return True
     near = _WRAP_RE.sub(" ", before[-80:])
-    typo = _MISTYPED_SOURCE_BEFORE_RE.search(near)
+    typo = _MISTYPED_SOURCE_BEFORE_RE.search(near) if has("from") else None
     if typo is not None and _mistyped(typo.group("noun").lower(), _SOURCE_NOUNS):
         return True
-    if _LISTED_DATA_BEFORE_RE.search(near) or _STAGED_BEFORE_RE.search(near):
+    if ("(" in near and _LISTED_DATA_BEFORE_RE.search(near)) or (
+        has("downloaded", "staged", "mirrored") and _STAGED_BEFORE_RE.search(near)
+    ):
         return True
-    if _TEMPLATE_BEFORE_RE.search(near) or (
+    if (has("to") and _TEMPLATE_BEFORE_RE.search(near)) or (
         _SPACE_AFTER_RE.match(text, end) and _IN_BEFORE_RE.search(near)
     ):
         return True
-    if _SOURCE_BEFORE_RE.search(_WRAP_RE.sub(" ", before)):  # prose wraps its lines
+    if has("from", "databases", "sets", "corpora") and _SOURCE_BEFORE_RE.search(
+        _WRAP_RE.sub(" ", before)  # prose wraps its lines
+    ):
         return True
-    if _SITE_OPTION_BEFORE_RE.search(before[-20:]):
+    if "-" in before[-20:] and _SITE_OPTION_BEFORE_RE.search(before[-20:]):
         return True
-    m = _OBJECT_BEFORE_RE.search(before)
+    m = _OBJECT_BEFORE_RE.search(before) if has("on", "against") else None
     if m is None:
         return False
     clause = before[: m.start() + 1]
     cut = max((b.end() for b in _CLAUSE_BREAK_RE.finditer(clause)), default=0)
     return bool(_DATA_VERB_RE.search(clause, cut))
+
+
+def _words_in(window: str) -> Callable[..., bool]:
+    """A test of whether any of some lower-case words occurs in ``window``, in any case: one
+    that always says yes where the window is not ASCII (see :func:`named_as_data`)."""
+    if not window.isascii():
+        return lambda *words: True
+    lowered = window.lower()
+    return lambda *words: any(w in lowered for w in words)
