@@ -12,7 +12,7 @@ science written in mixed case ("LoRA", "rRNA", "InSAR"), an English compound ("z
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import cache, lru_cache
 
 from endpoint_plugins.parsing.english import english_word
@@ -1194,30 +1194,32 @@ def named_as_data(text: str, start: int, word: str) -> bool:
     # of the window; most windows lack the one word a pattern cannot match without, and a
     # substring test says so at once. Only for ASCII windows: there the patterns' IGNORECASE
     # and str.lower agree, as they need not elsewhere ("\u017f" matches "s").
-    has = _words_in(before)
+    lowered = before.lower() if before.isascii() else _EVERYTHING
     if _SET_NOUN_BEFORE_RE.search(before[-40:]) or (
-        has("forced") and _FORCED_BEFORE_RE.search(before)
+        "forced" in lowered and _FORCED_BEFORE_RE.search(before)
     ):
         return True
     near = _WRAP_RE.sub(" ", before[-80:])
-    typo = _MISTYPED_SOURCE_BEFORE_RE.search(near) if has("from") else None
+    typo = _MISTYPED_SOURCE_BEFORE_RE.search(near) if "from" in lowered else None
     if typo is not None and _mistyped(typo.group("noun").lower(), _SOURCE_NOUNS):
         return True
     if ("(" in near and _LISTED_DATA_BEFORE_RE.search(near)) or (
-        has("downloaded", "staged", "mirrored") and _STAGED_BEFORE_RE.search(near)
+        ("downloaded" in lowered or "staged" in lowered or "mirrored" in lowered)
+        and _STAGED_BEFORE_RE.search(near)
     ):
         return True
-    if (has("to") and _TEMPLATE_BEFORE_RE.search(near)) or (
+    if ("to" in lowered and _TEMPLATE_BEFORE_RE.search(near)) or (
         _SPACE_AFTER_RE.match(text, end) and _IN_BEFORE_RE.search(near)
     ):
         return True
-    if has("from", "databases", "sets", "corpora") and _SOURCE_BEFORE_RE.search(
+    sourced = "from" in lowered or "sets" in lowered or "databases" in lowered
+    if (sourced or "corpora" in lowered) and _SOURCE_BEFORE_RE.search(
         _WRAP_RE.sub(" ", before)  # prose wraps its lines
     ):
         return True
     if "-" in before[-20:] and _SITE_OPTION_BEFORE_RE.search(before[-20:]):
         return True
-    m = _OBJECT_BEFORE_RE.search(before) if has("on", "against") else None
+    m = _OBJECT_BEFORE_RE.search(before) if "on" in lowered or "against" in lowered else None
     if m is None:
         return False
     clause = before[: m.start() + 1]
@@ -1225,10 +1227,11 @@ def named_as_data(text: str, start: int, word: str) -> bool:
     return bool(_DATA_VERB_RE.search(clause, cut))
 
 
-def _words_in(window: str) -> Callable[..., bool]:
-    """A test of whether any of some lower-case words occurs in ``window``, in any case: one
-    that always says yes where the window is not ASCII (see :func:`named_as_data`)."""
-    if not window.isascii():
-        return lambda *words: True
-    lowered = window.lower()
-    return lambda *words: any(w in lowered for w in words)
+class _Everything:
+    """Stands for a window whose words cannot be told by a substring test: holds them all."""
+
+    def __contains__(self, word: object) -> bool:
+        return True
+
+
+_EVERYTHING = _Everything()
