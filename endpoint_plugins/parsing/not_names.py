@@ -541,8 +541,10 @@ def data_source(text: str, start: int, word: str) -> int:
     Returns:
         Where the data noun ends, or 0 when the word is no data source.
     """
+    if not word[:1].isupper():
+        return 0
     m = _DATA_AFTER_RE.match(text, start + len(word))
-    if m is None or not word[:1].isupper():
+    if m is None:
         return 0
     if m.group("release") and m.group("noun").lower().startswith("image"):
         return 0  # "DeepVariant 1.6.1 image": a container of the package's release
