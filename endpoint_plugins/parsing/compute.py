@@ -19,6 +19,7 @@ from endpoint_plugins.parsing.draft import Count, Draft, Mention
 from endpoint_plugins.parsing.history import demote_history
 from endpoint_plugins.parsing.negation import in_condition, needed_without
 from endpoint_plugins.parsing.scanner import (
+    BARRIER,
     COUNT,
     COUNT_NO_ARTICLE,
     FLAGS,
@@ -36,6 +37,7 @@ from endpoint_plugins.parsing.scanner import (
     starts_with,
     to_count,
 )
+from endpoint_plugins.parsing.triggers import fold
 from providers.wire.requirements import Feature, GpuVendor
 
 MAX_NODES = 1_000_000
@@ -168,9 +170,14 @@ def _amounts_before(m: re.Match[str]) -> bool:
 
 
 _TERSE_SHAPE_RE = re.compile(
-    r"(?<![\w.])(?P<n>\d{1,5})\s*n\s*(?:x|\u00d7|\*)\s*(?P<cpn>\d{1,4})\s*c(?![\w.])", FLAGS
+    r"(?P<n>\d(?<![\w.]\d)\d{0,4})\s*n\s*(?:x|\u00d7|\*)\s*(?P<cpn>\d{1,4})\s*c(?![\w.])", FLAGS
 )
-"""The shorthand of users in a hurry: "8N x 128c" is 8 nodes of 128 cores."""
+r"""The shorthand of users in a hurry: "8N x 128c" is 8 nodes of 128 cores.
+
+Like the other patterns here that start with a count in digits, it starts with the digit and
+looks behind it only then (``\d(?<![\w.]\d)`` is ``(?<![\w.])\d``): a pattern that starts
+with a character class lets the regex engine skip to the next digit, one that starts with a
+look-behind is tried at every position of the text."""
 _SIZED_NODE_TYPO_RE = re.compile(
     r"(?<![\w.])(?P<n>an?|one|two|three|four|1|\d{1,4})\s+(?P<cpn>\d{1,4})[\s-]*(?:cores?|cpus?)"
     r"[\s-]+(?P<w>[a-z]{3,9})(?![\w-])",
@@ -250,6 +257,20 @@ _CPU_OR_GPU_RE = re.compile(
 alone or on a single GPU", "on CPU or also on GPU" (an adverb after "or"). Read before "CPU
 only", so "either CPU-only or with 2 GPUs" offers two options instead of excluding the GPUs it
 asks for."""
+_GPU_WORD_STEMS = ("gpu", "graphic")
+"""In every spelling of :data:`lexicon.GPU_WORDS`."""
+_CPU_WORD_STEMS = ("cpu", "processor")
+"""In every CPU word :data:`_GPU_OR_CPU_RE` can end with."""
+_RANK_WORD_STEMS = ("rank", "task", "proc")
+"""In every spelling of :data:`lexicon.RANK_WORDS`."""
+
+
+def _holds(folded: str, stems: tuple[str, ...]) -> bool:
+    """Whether case-folded text holds one of ``stems``: a gate tighter than the triggers the
+    scanner derives (they pick one short string per spelling, such as "ta" for "tasks")."""
+    return any(stem in folded for stem in stems)
+
+
 _OPTION_COUNT = r"(?:(?P<n>\d{1,3}|one|two|four|eight|a\s+single|a|an)\s+)?"
 """A count before the GPU word of an option ("on one GPU or on CPU"): still the count asked."""
 _GPU_OR_CPU_RE = re.compile(
@@ -607,7 +628,7 @@ _COMPUTE_WORD_RE = re.compile(
 )
 _MEMORY_NAMES = ("memory",)
 _MEMORY_TYPO_RE = re.compile(
-    rf"(?<!\w)(?P<word>m[a-z]{{4,6}})\s*[:=]?\s*(?:of\s+)?"
+    rf"(?P<word>(?-i:[Mm])(?<!\w.)[a-z]{{4,6}})\s*[:=]?\s*(?:of\s+)?"
     r"(?:(?:at\s+least|about|around|approximately|roughly|~|min(?:imum)?)\s*)?"
     rf"{SIZE}{_MEMORY_SCOPE}",
     FLAGS,
@@ -804,7 +825,9 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_CPU_OR_GPU_RE, cpu_or_gpu)
     scanner.take(_CPU_ONLY_RE, cpu_only)
     scanner.take(_GPU_OPTIONAL_RE, cpu_or_gpu)
-    scanner.take(_GPU_OR_CPU_RE, cpu_or_gpu)
+    folded = fold(scanner.text)  # as the scanner's triggers see it, for the gates below
+    if _holds(folded, _GPU_WORD_STEMS) and _holds(folded, _CPU_WORD_STEMS):
+        scanner.take(_GPU_OR_CPU_RE, cpu_or_gpu)
     if _VENDOR_ALLOWED_HINT_RE.search(low):
         scanner.take(_VENDOR_ALLOWED_RE, lambda m: _vendor_allowed(draft, m))
     if " or " in low or "/" in low:
@@ -835,8 +858,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         ),
     )  # misspelt node counts first: "4 nodse with 32 cores" sizes each node
     _extract_counts(scanner, draft, node_spans)
-    if _SHORT_CORES_RE.search(scanner.text):
-        scanner.take(_SHORT_CORES_RE, lambda m: _short_cores(scanner, draft, m, node_spans))
+    scanner.take(_SHORT_CORES_RE, lambda m: _short_cores(scanner, draft, m, node_spans))
     if " of th" in low or _WANT_HINT_RE.search(low):
         scanner.take(_OF_THEM_RE, lambda m: _gpus_of_them(scanner, draft, m))
     scanner.take(_FUZZY_UNIT_RE, lambda m: _fuzzy_unit(draft, m, node_spans, scanner.original))
@@ -920,7 +942,8 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
             m
         ),
     )
-    scanner.take(_RANKS_RE, record("rank", MAX_CORES))
+    if _holds(fold(scanner.text), _RANK_WORD_STEMS):
+        scanner.take(_RANKS_RE, record("rank", MAX_CORES))
     if "per" in scanner.text or "each" in scanner.text:
         _split_per_node(scanner, found)
     if "(" in scanner.text:
@@ -1228,7 +1251,7 @@ blanked ("one node: 4 GPUs with at least 24 GB each, 48 cores")."""
 
 
 _FUZZY_UNIT_RE = re.compile(
-    r"(?<![\w.,$-])(?P<n>\d{1,7})\s*(?P<mpi>mpi\s+)?(?P<w>[a-z]{3,8})(?![\w-])"
+    r"(?P<n>\d(?<![\w.,$-]\d)\d{0,6})\s*(?P<mpi>mpi\s+)?(?P<w>[a-z]{3,8})(?![\w-])"
     r"(?P<each>\s+each(?!\w))?",
     FLAGS,
 )
@@ -1398,7 +1421,7 @@ def _on_a_node_after(text: str, end: int) -> bool:
     return bool(m and _node_typo(m.group("w")))
 
 
-_SHORT_CORES_RE = re.compile(r"(?<![\w.,])(?P<n>\d{1,4})\s?c(?![\w.\u00b0/-])", FLAGS)
+_SHORT_CORES_RE = re.compile(r"(?P<n>\d(?<![\w.,]\d)\d{0,3})\s?c(?![\w.\u00b0/-])", FLAGS)
 """Cores in shorthand, "64c": read only right after a node count ("1 node 64c", "4 nodes x
 32c"), where nothing else is sized by a bare "c" (alone "64c" may be a temperature)."""
 
@@ -1776,7 +1799,8 @@ def _extract_memory(scanner: Scanner, draft: Draft) -> None:
         scanner.blank(*word.span())
         return True
 
-    scanner.take(_BARE_SIZE_RE, beside_compute)
-    scanner.take(_SIZE_BEFORE_COMPUTE_RE, before_compute)
+    if BARRIER in scanner.text:  # both read a size beside an amount already read (blanked)
+        scanner.take(_BARE_SIZE_RE, beside_compute)
+        scanner.take(_SIZE_BEFORE_COMPUTE_RE, before_compute)
     if _MEMORY_WORD_RE.search(scanner.text):
         scanner.take(_BARE_SIZE_RE, memory_named_before)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from endpoint_plugins.parsing import lexicon
-from endpoint_plugins.parsing.scanner import FLAGS, alternation
+from endpoint_plugins.parsing.scanner import FLAGS, alternation, starts_with
 from providers.wire.requirements import Comparator, VersionConstraint
 
 VERSION = (
@@ -52,8 +52,15 @@ _RANGE = (
 _ONE = rf"(?:{_PREFIX}\s*)?{_OPERATOR}?{VERSION}{_SUFFIX}?"
 _EXPLICIT = rf"(?:{_PREFIX}\s*)?{_OPERATOR}{VERSION}{_SUFFIX}?"
 
+_SPEC_FIRST = starts_with(
+    [*lexicon.VERSION_SYMBOLS, *lexicon.VERSION_PREFIXES, *lexicon.VERSION_WORDS_BEFORE]
+    + ["version", "release", "between", "from", "v", "r"],
+    digits=True,
+)
+"""Every character a :data:`SPEC` can start with (a digit, "v", "R", an operator, "between"):
+patterns try a spec after every word, and most words are followed by none of them."""
 SPEC = (
-    rf"(?:{_RANGE}|{_ONE})(?:\s*(?:,|;|&|\()?\s*(?:\band\b|\bbut\b)?\s*{_EXPLICIT}\)?){{0,3}}"
+    rf"{_SPEC_FIRST}(?:{_RANGE}|{_ONE})(?:\s*(?:,|;|&|\()?\s*(?:\band\b|\bbut\b)?\s*{_EXPLICIT}\)?){{0,3}}"
     r"(?!\w|\.\w)"
 )
 """One constraint, or a range, optionally followed by more explicit ones (">=2,<3", "1.19 or

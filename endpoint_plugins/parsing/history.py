@@ -150,11 +150,15 @@ def _pasted_output(text: str) -> tuple[tuple[int, int], ...]:
     return tuple(blocks)
 
 
+@functools.lru_cache(maxsize=8)
 def _maybe_history(text: str) -> bool:
-    """Whether the text can hold history at all (a cheap test before cutting it up)."""
+    """Whether the text can hold history at all (a cheap test before cutting it up).
+
+    The compute, software and version readers all ask this of the same text in one parse, so
+    the answer is kept for the few texts last asked about, as :func:`_pasted_output`."""
     return bool(
         ">" in text
-        or _PAST_RE.search(text)
+        or _markers_in(text)[1]
         or _OUTPUT_INTRO_RE.search(text)
         or _BEHIND_RE.search(text)
     )
@@ -197,13 +201,20 @@ def _prose_clauses(text: str, start: int, stop: int) -> list[tuple[int, int, boo
 
 
 def _sentences(text: str, start: int, stop: int) -> list[tuple[int, int, bool, bool]]:
+    """Clauses of ``text[start:stop]``.
+
+    A clause starts after a character that is no word character and ends before one, and the
+    ask and past markers look no further around them than one such character, so a marker
+    found in a clause is also found in the whole text: a marker pattern that finds nothing in
+    the whole text is not run on each clause (:func:`_markers_in`)."""
     clauses: list[tuple[int, int, bool, bool]] = []
+    ask_re, past_re = _markers_in(text)
     for m in [*_SENTENCE_END_RE.finditer(text, start, stop), None]:
         end = m.start() if m else stop
         if end > start:
             piece = text[start:end]
-            asks = bool(_ASK_RE.search(piece))
-            past = bool(_PAST_RE.search(piece)) and not asks
+            asks = bool(ask_re and ask_re.search(piece))
+            past = bool(past_re and past_re.search(piece)) and not asks
             instead = _INSTEAD_RE.search(piece)
             if instead and not piece[: instead.start()].strip(" ,") and clauses:
                 first, last, was_past, _ = clauses[-1]  # "on 6 nodes | instead please"
@@ -214,6 +225,17 @@ def _sentences(text: str, start: int, stop: int) -> list[tuple[int, int, bool, b
             clauses.append((start, end, past, asks or bool(instead)))
         start = m.end() if m else stop
     return clauses
+
+
+@functools.lru_cache(maxsize=8)
+def _markers_in(text: str) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+    """:data:`_ASK_RE` and :data:`_PAST_RE`, each None when it finds nothing anywhere in
+    ``text``: then no clause of it holds that marker either (see :func:`_sentences`). Kept for
+    the few texts last asked about, as :func:`_pasted_output`."""
+    return (
+        _ASK_RE if _ASK_RE.search(text) else None,
+        _PAST_RE if _PAST_RE.search(text) else None,
+    )
 
 
 def _where(text: str, said: str) -> list[int]:
@@ -243,9 +265,11 @@ def _said_pattern(said: str) -> str | re.Pattern[str] | None:
 
 def demote_history(text: str, draft: Draft) -> None:
     """Drop amounts said of the past when the same quantity is also asked for (module doc)."""
-    if not _maybe_history(text) and not _ASK_RE.search(text) and not _INSTEAD_RE.search(text):
+    if not _maybe_history(text) and not _markers_in(text)[0] and not _INSTEAD_RE.search(text):
         return
     clauses = _clauses(text)
+    if not any(past or asks for _, _, past, asks in clauses):
+        return  # every mention would be marked neither past nor asked: nothing to drop
 
     seen: dict[str, tuple[bool, bool]] = {}
     c = draft.compute

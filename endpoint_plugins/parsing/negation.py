@@ -104,44 +104,55 @@ _NEGATED_FIRST = starts_with(
 )
 """The first letters of every alternative below (the feature names and the words of
 :data:`_NOT`): most words start with none of them, and are passed over in one test."""
+_NOT_WORDS = (
+    "don't do doesn't does won't will shouldn't should didn't can't cannot can must".split()
+)
+_AT_NOT = starts_with([*_NOT_WORDS, "mustn't", "may", "not", "never"])
+_AT_HAVE_NOT = starts_with(["have", "has", "had", "haven't", "hasn't", *_NOT_WORDS, "not"])
+_AT_FEATURE = starts_with(_SPELLING)
+_AT_LISTED_FEATURE = starts_with(["and", "but", "also", *_SPELLING])
+"""The first letters of :data:`_NOT`, of a feature, and of the other openings below. Each
+alternative of :data:`_NEGATED_RE` starts with the look-ahead of its own first letters: the
+regex engine tries every alternative at every word that passes :data:`_NEGATED_FIRST`, and one
+character test turns most of them away before they try their word lists and look-behinds."""
 _NEGATED_RE = re.compile(
     rf"(?<![\w-]){_NEGATED_FIRST}(?:"
-    rf"(?:no|without|w/o|zero|non)[\s-]+(?:need\s+(?:(?:for|of)\s+)?)?{_ARTICLE}{_FEATURE}{_MORE}"
+    rf"(?=[nwz])(?:no|without|w/o|zero|non)[\s-]+(?:need\s+(?:(?:for|of)\s+)?)?{_ARTICLE}{_FEATURE}{_MORE}"
     rf"|neither\s+{_ARTICLE}{_FEATURE}{_MORE}"
     rf"|neither\s+(?:of\s+(?:them|these|those|the\s+\w+)|\w+)\s+(?:really\s+)?{_NEED}\s+"
     rf"{_ARTICLE}{_FEATURE}{_MORE}"
-    rf"|(?:(?<=[.,;:!?(]\s)|(?<=[.,;:!?(])|(?<=^)|(?<=please\s)|(?<=pls\s)|(?<=but\s)|(?<=and\s))"
+    rf"|(?=not\s)(?:(?<=[.,;:!?(]\s)|(?<=[.,;:!?(])|(?<=^)|(?<=please\s)|(?<=pls\s)|(?<=but\s)|(?<=and\s))"
     rf"not\s+(?:(?:necessary|needed|required|need)\s+)?{_ARTICLE}{_FEATURE}{_MORE}"
     rf"(?!\s+(?:is|are|was|were|would|will|can|could|available|only)(?!\w))"
-    rf"|{_FEATURE}\s*[:=]\s*(?:no|none|n/?a|not\s+(?:needed|required|necessary|applicable)|"
+    rf"|{_AT_FEATURE}{_FEATURE}\s*[:=]\s*(?:no|none|n/?a|not\s+(?:needed|required|necessary|applicable)|"
     r"unnecessary|no\s+need)(?![\w-])"
-    rf"|(?:{_NOT}|never)\s+(?:place|put|run|schedule|send|land|allocate)\s+(?:(?:it|this|them|us|"
+    rf"|{_AT_NOT}(?:{_NOT}|never)\s+(?:place|put|run|schedule|send|land|allocate)\s+(?:(?:it|this|them|us|"
     r"anything|(?:the|my|our|this)\s+(?:job|run|jobs|runs))\s+)?(?:on|onto|to)\s+(?:any\s+)?"
     rf"(?:nodes?|machines?|hosts?|servers?|partitions?)\s+(?:with|that\s+have|having)\s+"
     rf"{_ARTICLE}{_FEATURE}{_MORE}"
-    rf"|(?:(?:is|are)\s+not|isn'?t|aren'?t)\s+(?:an?\s+)?{_FEATURE}\s+"
+    rf"|(?=[ai])(?:(?:is|are)\s+not|isn'?t|aren'?t)\s+(?:an?\s+)?{_FEATURE}\s+"
     r"(?:code|codes|job|jobs|program|application|app|workload)"
-    rf"|{_NOT}\s+(?:really\s+|even\s+|actually\s+)?{_NEED}\s+{_ARTICLE}{_FEATURE}{_MORE}"
+    rf"|{_AT_NOT}{_NOT}\s+(?:really\s+|even\s+|actually\s+)?{_NEED}\s+{_ARTICLE}{_FEATURE}{_MORE}"
     # "we have not need of MPI": the non-native calque of "we have no need of MPI"
-    rf"|(?:(?:have|has|had)\s+not|haven'?t|hasn'?t|{_NOT}\s+have)\s+(?:any\s+|the\s+|a\s+)?"
+    rf"|{_AT_HAVE_NOT}(?:(?:have|has|had)\s+not|haven'?t|hasn'?t|{_NOT}\s+have)\s+(?:any\s+|the\s+|a\s+)?"
     rf"needs?\s+(?:of|for)\s+{_ARTICLE}{_FEATURE}{_MORE}"
     rf"|(?:nothing|none\s+of\s+(?:it|them|this|the\s+\w+))\s+(?:here\s+|really\s+)?{_NEED}\s+"
     rf"{_ARTICLE}{_FEATURE}{_MORE}"
     rf"(?:\s+at\s+all)?"
-    rf"|{_FEATURE}{_MORE}\s+{_BOTH}{_NOT_WANTED}"
-    rf"|{_FEATURE}{_MORE}\s+{_BOTH}(?:is|are|isn'?t|aren'?t)?\s*(?:not\s+)?"
+    rf"|{_AT_FEATURE}{_FEATURE}{_MORE}\s+{_BOTH}{_NOT_WANTED}"
+    rf"|{_AT_FEATURE}{_FEATURE}{_MORE}\s+{_BOTH}(?:is|are|isn'?t|aren'?t)?\s*(?:not\s+)?"
     rf"(?:not\s+needed|not\s+required|not\s+necessary|unnecessary|unneeded|not\s+wanted|"
     rf"isn'?t\s+needed|aren'?t\s+needed|not\s+used|not\s+an\s+option|not\s+allowed|"
     rf"(?:are\s+|is\s+)?(?:forbidden|prohibited|banned|disallowed))"
-    rf"|{_FEATURE}-?(?:less|free)"
-    rf"|(?:(?<=[.,;:!?(]\s)|(?<=[.,;:!?(])|(?<=^)|(?<=\n))(?:(?:and|but|also)\s+)?{_FEATURE}{_MORE}"
+    rf"|{_AT_FEATURE}{_FEATURE}-?(?:less|free)"
+    rf"|{_AT_LISTED_FEATURE}(?:(?<=[.,;:!?(]\s)|(?<=[.,;:!?(])|(?<=^)|(?<=\n))(?:(?:and|but|also)\s+)?{_FEATURE}{_MORE}"
     rf"\s+(?:we|i|they|you|it|the\s+(?:job|code|run|model|program|solver))\s+{_NOT}\s+"
     rf"(?:really\s+|even\s+|actually\s+)?{_NEED}(?=\s*(?:[.,;:!?)]|$|at\s+all|here|for\s+))"
-    rf"|{_NOT}\s+(?:allow|allows|permit|permits|accept|accepts)\s+(?:(?:the\s+)?use\s+of\s+)?"
+    rf"|{_AT_NOT}{_NOT}\s+(?:allow|allows|permit|permits|accept|accepts)\s+(?:(?:the\s+)?use\s+of\s+)?"
     rf"{_ARTICLE}{_FEATURE}{_MORE}"
-    rf"|{_NOT}\s+(?:be\s+)?(?:run|ran|executed|launched|started|deployed|packaged|put|go)\s+"
+    rf"|{_AT_NOT}{_NOT}\s+(?:be\s+)?(?:run|ran|executed|launched|started|deployed|packaged|put|go)\s+"
     rf"(?:in|inside|within|from|under|through|via|with|into)\s+{_ARTICLE}{_FEATURE}{_MORE}"
-    r"|(?:(?:is|are)\s+not|isn'?t|aren'?t)\s+(?:really\s+|strictly\s+)?"
+    r"|(?=[ai])(?:(?:is|are)\s+not|isn'?t|aren'?t)\s+(?:really\s+|strictly\s+)?"
     r"(?:necessary|needed|required|essential)\s+(?:(?:to|for\s+(?:me|us|it)\s+to)\s+(?:use|have)\s+"
     r"|(?:to\s+)?(?:run|parallel\w*)\s+(?:with|via|using|in|on|inside)\s+)?"
     rf"{_ARTICLE}{_FEATURE}{_MORE}"

@@ -541,8 +541,10 @@ def data_source(text: str, start: int, word: str) -> int:
     Returns:
         Where the data noun ends, or 0 when the word is no data source.
     """
+    if not word[:1].isupper():
+        return 0
     m = _DATA_AFTER_RE.match(text, start + len(word))
-    if m is None or not word[:1].isupper():
+    if m is None:
         return 0
     if m.group("release") and m.group("noun").lower().startswith("image"):
         return 0  # "DeepVariant 1.6.1 image": a container of the package's release
@@ -1223,25 +1225,48 @@ def named_as_data(text: str, start: int, word: str) -> bool:
     if _RESULT_AFTER_RE.match(text, end) or _STAGED_AFTER_RE.match(text, end):
         return True
     before = text[max(0, start - 200) : start]
-    if _SET_NOUN_BEFORE_RE.search(before[-40:]) or _FORCED_BEFORE_RE.search(before):
+    # Each pattern below that looks back must end at the word, so it is tried at every offset
+    # of the window; most windows lack the one word a pattern cannot match without, and a
+    # substring test says so at once. Only for ASCII windows: there the patterns' IGNORECASE
+    # and str.lower agree, as they need not elsewhere ("\u017f" matches "s").
+    lowered = before.lower() if before.isascii() else _EVERYTHING
+    if _SET_NOUN_BEFORE_RE.search(before[-40:]) or (
+        "forced" in lowered and _FORCED_BEFORE_RE.search(before)
+    ):
         return True
     near = _WRAP_RE.sub(" ", before[-80:])
-    typo = _MISTYPED_SOURCE_BEFORE_RE.search(near)
+    typo = _MISTYPED_SOURCE_BEFORE_RE.search(near) if "from" in lowered else None
     if typo is not None and _mistyped(typo.group("noun").lower(), _SOURCE_NOUNS):
         return True
-    if _LISTED_DATA_BEFORE_RE.search(near) or _STAGED_BEFORE_RE.search(near):
+    if ("(" in near and _LISTED_DATA_BEFORE_RE.search(near)) or (
+        ("downloaded" in lowered or "staged" in lowered or "mirrored" in lowered)
+        and _STAGED_BEFORE_RE.search(near)
+    ):
         return True
-    if _TEMPLATE_BEFORE_RE.search(near) or (
+    if ("to" in lowered and _TEMPLATE_BEFORE_RE.search(near)) or (
         _SPACE_AFTER_RE.match(text, end) and _IN_BEFORE_RE.search(near)
     ):
         return True
-    if _SOURCE_BEFORE_RE.search(_WRAP_RE.sub(" ", before)):  # prose wraps its lines
+    sourced = "from" in lowered or "sets" in lowered or "databases" in lowered
+    if (sourced or "corpora" in lowered) and _SOURCE_BEFORE_RE.search(
+        _WRAP_RE.sub(" ", before)  # prose wraps its lines
+    ):
         return True
-    if _SITE_OPTION_BEFORE_RE.search(before[-20:]):
+    if "-" in before[-20:] and _SITE_OPTION_BEFORE_RE.search(before[-20:]):
         return True
-    m = _OBJECT_BEFORE_RE.search(before)
+    m = _OBJECT_BEFORE_RE.search(before) if "on" in lowered or "against" in lowered else None
     if m is None:
         return False
     clause = before[: m.start() + 1]
     cut = max((b.end() for b in _CLAUSE_BREAK_RE.finditer(clause)), default=0)
     return bool(_DATA_VERB_RE.search(clause, cut))
+
+
+class _Everything:
+    """Stands for a window whose words cannot be told by a substring test: holds them all."""
+
+    def __contains__(self, word: object) -> bool:
+        return True
+
+
+_EVERYTHING = _Everything()

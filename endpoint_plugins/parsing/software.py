@@ -68,6 +68,7 @@ from endpoint_plugins.parsing.scanner import (
     sentence_around,
     sentence_start,
     squash,
+    starts_with,
 )
 from endpoint_plugins.parsing.vocabulary import (
     HARDWARE_RE,
@@ -91,7 +92,8 @@ _RUNTIME_SPELLINGS = [s for k, v in lexicon.CONTAINER_RUNTIMES.items() for s in 
 _ROOTLESS = alternation(lexicon.ROOTLESS_WORDS)
 _CONTAINER_NOUN = r"(?:\s+(?:container|image|runtime|engine)s?(?!\w))?"
 _RUNTIME_RE = re.compile(
-    rf"{WORD_START}(?P<rootless>{_ROOTLESS}\s+)?(?P<name>{alternation(_RUNTIME_SPELLINGS)})"
+    starts_with([*lexicon.ROOTLESS_WORDS, *_RUNTIME_SPELLINGS])
+    + rf"{WORD_START}(?P<rootless>{_ROOTLESS}\s+)?(?P<name>{alternation(_RUNTIME_SPELLINGS)})"
     rf"{WORD_END}{_WITH_SPEC}{_CONTAINER_NOUN}",
     FLAGS,
 )
@@ -113,7 +115,8 @@ _ROOTLESS_RE = re.compile(rf"(?<!\w){_ROOTLESS}(?:\s+mode)?(?!\w)", FLAGS)
 
 _MPI_SPELLINGS = [s for k, v in lexicon.MPI_IMPLEMENTATIONS.items() for s in (k, *v)]
 _MPI_RE = re.compile(
-    rf"{WORD_START}(?P<name>{alternation([*_MPI_SPELLINGS, *lexicon.GENERIC_MPI_WORDS])})"
+    starts_with([*_MPI_SPELLINGS, *lexicon.GENERIC_MPI_WORDS])
+    + rf"{WORD_START}(?P<name>{alternation([*_MPI_SPELLINGS, *lexicon.GENERIC_MPI_WORDS])})"
     rf"{WORD_END}(?:\s+(?:library|implementation|stack))?{_WITH_SPEC}",
     FLAGS,
 )
@@ -123,9 +126,14 @@ _MPI_RE = re.compile(
 _SOFTWARE_SPELLINGS = [s for k, v in lexicon.SOFTWARE.items() for s in (k, *v)]
 _CATALOGUED = alternation(_SOFTWARE_SPELLINGS)
 _PRE_OP = (
-    rf"(?:(?:(?P<preop>{NAME_OPERATOR_WORDS})|under|over)\s+(?:the\s+)?"
-    r"(?:(?:version|release)s?\s+(?:of\s+)?)?)?"
+    rf"(?:{starts_with(lexicon.VERSION_WORDS_BEFORE)}"
+    rf"(?:(?P<preop>{NAME_OPERATOR_WORDS})|under|over)\s+(?:the\s+)?"
+    r"(?:(?:version|release)s?\s+(?:of\s+)?)?|)"
 )
+"""An operator word before the name ("at least GROMACS 2023"). Written ``(?:...|)`` rather
+than ``(?:...)?``: the regex engine enters an optional group through a costly repeat, an
+alternation cheaply, and the look-ahead rejects most words (no operator) in one test; it tries
+this at every word of the text."""
 _OR_VERSION = (
     r"(?P<orver>(?:\s*,\s*(?:version\s+|v)?\d{1,4}(?:\.\d[\w.]{0,20})?(?![\w.])){0,4}"
     r"\s*,?\s*or\s+(?:version\s+|v)?\d{1,4}(?:\.\d[\w.]{0,20})?(?![\w.])"

@@ -55,7 +55,8 @@ Only after "the" or beside a second decade, so "--time 1800s" (half an hour) sta
 _SEGMENT = (
     rf"(?:(?:\d{{1,6}}(?:\.\d{{1,3}}|{_COMMA_DECIMAL})?(?:-?ish)?|{NUMBER_WORD})\s*(?:-\s*)?"
     rf"{_LONG_UNIT}(?!\w)"
-    rf"|{_NOT_A_DECADE}\d{{1,6}}{_SHORT_UNIT}(?![a-z]){_NOT_SIZE}"
+    # the digit first: the decade test's look-behinds are dear, and only numbers need it
+    rf"|(?=\d){_NOT_A_DECADE}\d{{1,6}}{_SHORT_UNIT}(?![a-z]){_NOT_SIZE}"
     r"|\d{1,6}(?:\.\d)?\s(?-i:h)(?![\w-]))"
 )
 _HALF = r"(?:\s+and\s+(?:a\s+)?half(?!\w))?"
@@ -72,8 +73,9 @@ _DURATION_WORDS = [*lexicon.DURATION_PHRASES_S, *lexicon.NUMBER_WORDS, "PT"]
 """The words a duration can start with, besides digits ("PT" for ISO 8601)."""
 DURATION = (
     starts_with(_DURATION_WORDS, digits=True)  # one test rejects most positions
-    + rf"{NOT_NEGATIVE}(?<![\w.,$:])(?:{alternation(lexicon.DURATION_PHRASES_S)}(?!\w)"
-    rf"|{_ISO_DURATION}|{_H_MM}"
+    # the look-behind that turns away the middle of a word first: most positions are there
+    + rf"(?<![\w.,$:]){NOT_NEGATIVE}(?:{alternation(lexicon.DURATION_PHRASES_S)}(?!\w)"
+    rf"|{_ISO_DURATION}|(?=\d){_H_MM}"
     rf"|{_SEGMENT}(?:\s*(?:,\s*|and\s+)?{_SEGMENT}){{0,3}}{_HALF})"
 )
 """A duration: "2 hours", "1.5 days", "an hour", "2h30m", "6h30", "PT4H", "1 day and 4 hours",
@@ -103,8 +105,10 @@ _CATALOGUED_NAMES = alternation(
 _RUN_FOR_WORDS = "for about around approximately roughly takes taking lasting lasts ~".split()
 _RUN_FOR_RE = re.compile(
     starts_with([*_RUN_FOR_WORDS, *_DURATION_WORDS], digits=True)  # the words that open it
-    + r"(?:(?<!\w)(?:for|about|around|approximately|roughly|takes?|taking|lasting|lasts?|~)\s+"
-    r"(?:(?:about|around|approximately|roughly|up\s+to|at\s+most)\s+)?)?"
+    # "(?:...|)", not "(?:...)?": an alternation is cheaper to enter than an optional group
+    + rf"(?:{starts_with(_RUN_FOR_WORDS)}(?<!\w)"
+    r"(?:for|about|around|approximately|roughly|takes?|taking|lasting|lasts?|~)\s+"
+    r"(?:(?:about|around|approximately|roughly|up\s+to|at\s+most)\s+)?|)"
     rf"(?P<dur>{DURATION})"
     rf"(?:\s+(?:of\s+)?{alternation(lexicon.WALLTIME_WORDS)}(?!\w))?"
     r"(?:\s+(?:max(?:imum)?|tops|at\s+most|or\s+less|or\s+so)(?!\w))?"
@@ -325,8 +329,13 @@ _WHEN = (
 )
 _ON_DATE = rf"(?:(?:at|on)\s+)?(?:the\s+)?{_WHEN}"
 """A date after the word that introduces it: "by the 14th", "deadline: on Friday 5pm"."""
+_DEADLINE_FIRST = starts_with(
+    [*lexicon.DEADLINE_BEFORE_WORDS, *lexicon.DEADLINE_BY_WORDS, "within", "deadline"]
+)
+"""The first letters of the deadline words that open :data:`_DEADLINE_RE` and its kin: one
+test turns away most positions before the look-behind and the word lists are tried."""
 _DEADLINE_RE = re.compile(
-    rf"(?<!\w)(?:(?P<before>{alternation(lexicon.DEADLINE_BEFORE_WORDS)})"
+    rf"{_DEADLINE_FIRST}(?<!\w)(?:(?P<before>{alternation(lexicon.DEADLINE_BEFORE_WORDS)})"
     rf"|{alternation(lexicon.DEADLINE_BY_WORDS)}|(?P<within>within))"
     rf"(?:[\"']\s*)?\s*:?\s*(?:\*\*|__|[\"'])?\s*{_ON_DATE}",
     FLAGS,
@@ -423,7 +432,7 @@ _THEN_WORD_RE = re.compile(
     r"(?<!\w)(?:by|before|until|till)\s+(?:then|that\s+(?:day|date))(?!\w)", FLAGS
 )
 _DEADLINE_TYPO_RE = re.compile(
-    rf"(?<!\w)(?P<typo>de[a-z]{{4,7}})(?P<is>['\u2019]s(?!\w)|\s+is(?!\w))?\s*:?\s*{_ON_DATE}",
+    rf"(?=d)(?<!\w)(?P<typo>de[a-z]{{4,7}})(?P<is>['\u2019]s(?!\w)|\s+is(?!\w))?\s*:?\s*{_ON_DATE}",
     FLAGS,
 )
 """A misspelt "deadline" before a date ("deadine: tomorow noon", "dedline friday noon", "deadlne
@@ -431,14 +440,14 @@ is thursday 5pm"), and the spoken contraction of the right word ("deadline's thu
 which :data:`_DEADLINE_RE`'s fixed phrases ("deadline is", "deadline:") do not hold."""
 _LONG_WEEKDAYS = tuple(day for day in lexicon.WEEKDAYS if len(day) > 5)
 _WEEKDAY_TYPO_RE = re.compile(
-    rf"(?<!\w)(?:(?P<before>{alternation(lexicon.DEADLINE_BEFORE_WORDS)})"
+    rf"{_DEADLINE_FIRST}(?<!\w)(?:(?P<before>{alternation(lexicon.DEADLINE_BEFORE_WORDS)})"
     rf"|{alternation(lexicon.DEADLINE_BY_WORDS)}|deadline)\s*:?\s*(?:on\s+|this\s+|next\s+)?"
     rf"(?P<day>[a-z]{{5,10}})(?:\s+(?:at\s+)?(?P<clock>{_TIME}))?(?![\w:])",
     FLAGS,
 )
 """A deadline on a misspelt weekday ("by wendesday", "results needed by frdiay noon")."""
 _COB_DAY_RE = re.compile(
-    rf"(?<!\w)(?:(?P<before>{alternation(lexicon.DEADLINE_BEFORE_WORDS)})"
+    rf"{_DEADLINE_FIRST}(?<!\w)(?:(?P<before>{alternation(lexicon.DEADLINE_BEFORE_WORDS)})"
     rf"|{alternation(lexicon.DEADLINE_BY_WORDS)})\s*:?\s*(?:\*\*|__)?\s+(?P<rel>cob|eod|"
     r"close\s+of\s+business|"
     rf"end\s+of\s+(?:the\s+)?(?:business\s+)?day)\s+(?:on\s+)?(?P<day>{_WEEKDAY})(?!\w)",
@@ -476,7 +485,8 @@ def _deadline_typo(m: re.Match[str]) -> bool:
 
 
 _WITHIN_RE = re.compile(
-    rf"(?<!\w){alternation(lexicon.DEADLINE_WITHIN_WORDS)}\s+(?:about\s+|around\s+|~\s*)?"
+    rf"{starts_with(lexicon.DEADLINE_WITHIN_WORDS)}(?<!\w){alternation(lexicon.DEADLINE_WITHIN_WORDS)}"
+    r"\s+(?:about\s+|around\s+|~\s*)?"
     rf"(?P<dur>{DURATION})(?:\s+from\s+now)?(?:\s+(?:max(?:imum)?|at\s+most|tops)(?!\w))?",
     FLAGS,
 )
@@ -499,7 +509,9 @@ _TIME_RE = re.compile(
 # -- urgency ---------------------------------------------------------------------------------
 
 _URGENCY_SPELLINGS = {s: u for u, spellings in lexicon.URGENCY_WORDS.items() for s in spellings}
-_URGENCY_RE = re.compile(rf"(?<![\w.]){alternation(_URGENCY_SPELLINGS)}(?!\w)", FLAGS)
+_URGENCY_RE = re.compile(
+    rf"{starts_with(_URGENCY_SPELLINGS)}(?<![\w.]){alternation(_URGENCY_SPELLINGS)}(?!\w)", FLAGS
+)
 
 
 _TODAY = frozenset(("today", "tonight", "Today", "Tonight"))
@@ -733,7 +745,7 @@ def extract_urgency(scanner: Scanner, draft: Draft) -> None:
 
 
 _URGENT_WORDS = ("urgent", "urgently", "immediately")
-_URGENT_TYPO_RE = re.compile(r"(?<![\w.-])(?:ur|ug|ru|im)[a-z]{3,10}(?![\w-])", FLAGS)
+_URGENT_TYPO_RE = re.compile(r"(?=[uri])(?<![\w.-])(?:ur|ug|ru|im)[a-z]{3,10}(?![\w-])", FLAGS)
 """Candidates for a misspelt "urgent" ("urgnet", "imediately"); checked by edit distance."""
 _CLAUSE_GOES_ON_RE = re.compile(
     r"\s+(?:works?|uses?|runs?|supports?|has|have|is|are|was|were|takes?|needs?|that|each|"

@@ -1762,6 +1762,8 @@ def _segments(text: str) -> list[tuple[int, str]]:
 def _stray_amounts(scanner: Scanner, draft: Draft) -> None:
     """A number left next to a requirement word ("version 2024 or later", "12 hours") was
     meant as a requirement that no extractor could read: quoted, so it blocks READY."""
+    if not _DIGIT_RE.search(scanner.text):
+        return  # no number left anywhere: no segment to cut out and look at
     for start, segment in _segments(scanner.text):
         if not _DIGIT_RE.search(segment):
             continue
@@ -1813,7 +1815,8 @@ def leftover_words(text: str) -> list[tuple[int, str]]:
 def _same_segment(text: str, a: tuple[int, str], b: tuple[int, str]) -> bool:
     """No punctuation or understood text between two words."""
     between = text[a[0] + len(a[1]) : b[0]]
-    return not _BREAK_RE.search(between)
+    # A lone space, the commonest gap, holds no break: no pattern run for it
+    return between == " " or not _BREAK_RE.search(between)
 
 
 def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:

@@ -13,7 +13,7 @@ import pytest
 
 from endpoint_plugins.parsing import scanner
 from endpoint_plugins.parsing.parser import parse_requirements
-from endpoint_plugins.parsing.triggers import IGNORECASE_TO_ASCII, fold, triggers
+from endpoint_plugins.parsing.triggers import IGNORECASE_TO_ASCII, fold, trigger_clauses, triggers
 
 
 def test_the_folding_table_lists_every_non_ascii_character_an_ascii_letter_matches() -> None:
@@ -43,6 +43,20 @@ def test_triggers_are_strings_every_match_contains(pattern: str, expected: objec
 
 
 @pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        (r"within\s+\d+\s*(?:hours|days)", (("within",), ("days", "hours"))),
+        (r"(?:a\s+)?total\s+of\s+(?:cores|gpus)", (("total",), ("cores", "gpus"), ("of",))),
+        # a clause implied by a more selective one is not tested again
+        (r"budget\s+(?:of\s+)?\d+", (("budget",),)),
+        (r"[a-z]+\d", ()),
+    ],
+)
+def test_every_clause_is_required_of_every_match(pattern: str, expected: object) -> None:
+    assert trigger_clauses(re.compile(pattern, re.IGNORECASE)) == expected
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "GROMACS with CUDA on 2 nodes, BUDGET OF 300 USD, within 3 HOURS",
@@ -55,13 +69,12 @@ def test_triggers_are_strings_every_match_contains(pattern: str, expected: objec
 def test_every_match_of_every_pattern_holds_a_trigger(text: str) -> None:
     parse_requirements(text)  # fills the trigger cache with every pattern the parser offers
     folded = fold(text)
-    for pattern, needed in list(scanner._TRIGGERS.values()):
-        if needed is None:
-            continue
-        for match in pattern.finditer(text):
-            assert any(t in fold(match.group()) for t in needed), (pattern.pattern, needed)
-        if not any(t in folded for t in needed):
-            assert pattern.search(text) is None
+    for pattern, clauses, _ in list(scanner._TRIGGERS.values()):
+        for needed in clauses:
+            for match in pattern.finditer(text):
+                assert any(t in fold(match.group()) for t in needed), (pattern.pattern, needed)
+            if not any(t in folded for t in needed):
+                assert pattern.search(text) is None
 
 
 def test_the_one_edit_index_finds_what_comparing_every_choice_finds() -> None:
