@@ -222,11 +222,18 @@ A date release is one too ("FHI-aims 240507", "foo 20240507")."""
 _VARIANT_WORDS = alternation(lexicon.VARIANT_WORDS)
 _SQUASHED_VARIANTS = {squash(k): v for k, v in lexicon.VARIANT_WORDS.items()}
 """The variant words as looked up: "double-precision" and "double precision" are one key."""
+_BRACKETED_RELEASE = (
+    r"[^\S\n]*\([^\S\n]*(?:version[^\S\n]+|release[^\S\n]+)?v?(?P<v4>\d{1,2}[a-z]{3}\d{4}"
+    r"|\d{1,4}\.\d{1,4}(?:\.\d{1,4})?|(?:19|20)\d\d)[^\S\n]*\)"
+)
+"""A release in brackets right after a spec: "LAMMPS+kokkos (2Aug2023)", "gromacs+cuda
+(2024.1)". Only a dotted version, a dated release or a year: "(4)" may count anything."""
 _SPACK_SPEC_RE = re.compile(
     r"(?<![\w.+~-])(?P<name>[a-z][a-z0-9_-]*?[a-z0-9])"
     rf"(?:@(?P<v1>{VERSION}?))?(?P<variants>(?:[+~][a-z][a-z0-9_-]*)+)"
     rf"(?:@(?P<v2>{VERSION})|[^\S\n]+v?(?P<v3>\d{{1,4}}\.\d{{1,4}}(?:\.\d{{1,4}})?)"
-    r"(?![\w.]|\.\d|\s*(?:[kmgtp]i?b|[kmgt]|%|hours?|hrs?|h|days?|x|nodes?|cores?|gpus?)(?!\w)))?"
+    r"(?![\w.]|\.\d|\s*(?:[kmgtp]i?b|[kmgt]|%|hours?|hrs?|h|days?|x|nodes?|cores?|gpus?)(?!\w))"
+    rf"|{_BRACKETED_RELEASE})?"
     r"(?![\w+~.])",
     FLAGS,
 )
@@ -255,6 +262,10 @@ _BUILD_NOUN = r"(?:build|buld|biuld|bulid|buid|version|variant|flavou?r)"
 _THE_BUILD = rf"(?:(?:the|a|an|its)\s+{_BUILD_NOUN}\s+)?"
 """The build named as the subject of its verb, in brackets after a version: "XBeach (version
 1.24 or newer, the build compiled with OpenMP)"."""
+_NAMED_BUILD = rf"(?:(?:in|as)\s+)?(?:the|a|an|its)\s+{_BUILD_NOUN}\s+(?=with\s)"
+"""A build named by its noun with no verb, right after the package: "GROMACS 2024.4 in the
+version with CUDA", "LAMMPS, the build with KOKKOS". The noun makes "with" say how the package
+is built, as "built with" does, so any variant word counts, not only a GPU back end."""
 _GPU_VARIANTS = frozenset(
     ("cuda", "rocm", "hip", "kokkos", "sycl", "opencl", "plumed", "openmp", "openacc", "egl")
     + ("osmesa",)
@@ -270,7 +281,7 @@ _BACKEND_WORDS = alternation(
 """The variant words a plain "with" ties to the package, as more items of one list."""
 _WITH_VARIANT_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}{_BRACKET_VERSION}\s*[,(]?\s*"
-    rf"(?P<built>{_THE_BUILD}(?:that\s+is\s+|which\s+is\s+|(?:has|have|needs?)\s+to\s+be\s+|must\s+be\s+|"
+    rf"(?P<built>{_NAMED_BUILD}|{_THE_BUILD}(?:that\s+is\s+|which\s+is\s+|(?:has|have|needs?)\s+to\s+be\s+|must\s+be\s+|"
     rf"should\s+be\s+)?(?:{_BUILT}|patched)\s+)?"
     rf"(?P<how>{_WITH_WORDS})\s+(?:the\s+)?(?:(?P<v>{_VARIANT_WORDS})"
     r"(?P<support>\s+(?:support|enabled|backend|acceleration|offload|package|variant))?)"
@@ -710,7 +721,7 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
         name = _canonical(found)
         if name is None and (squash(found) in _NOT_NAMES | _NOT_SPEC_NAMES or len(found) < 2):
             return False  # "MPI+OpenMP" is a programming model, not MPI built with OpenMP
-        version = m.group("v1") or m.group("v2") or m.group("v3")
+        version = m.group("v1") or m.group("v2") or m.group("v3") or m.group("v4")
         signed = re.findall(r"[+~][a-z][a-z0-9_-]*", m.group("variants").lower())
         if m.group("v1"):  # "petsc@3.21.4+mumps+hypre~debug": after "@", a sign starts a variant
             version, *tail = re.split(r"(?=[+~][a-z])", m.group("v1"))

@@ -1402,7 +1402,7 @@ def _names_in_lists(
             if k == "name"
         ]
         for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
-            if kind == "prose" and _misspelt_filler_only(word):
+            if kind == "prose" and (_misspelt_filler_only(word) or _rare_word_near_filler(word)):
                 if _listed_between(original, start, word, named):
                     kinds[i] = "name"  # "data.table + fixest,": a package one edit from
                     changed = True  # "finest"; "gromacs and shoud run" stays prose
@@ -1445,6 +1445,26 @@ def _misspelt_filler_only(word: str) -> bool:
         and word not in CHAT_SLANG
         and word not in lexicon.RESERVED_WORDS
         and not english_word(word)
+        and not _is_prose_compound(word, filler)
+        and _near_filler(word, filler)
+    )
+
+
+def _rare_word_near_filler(word: str) -> bool:
+    """A rare dictionary word that :func:`_classify` calls prose only because it is one edit
+    away from a filler word ("vegan" from "began"): no everyday word, and not shaped by English
+    morphology. Like a rare word that is no near typo ("coot"), a list of packages on both
+    sides makes it a package ("terra, sdmTMB and vegan for ..."); read as a package, a wrong
+    word only makes a site check for it, where dropped a real package would go unchecked."""
+    if not (word.isalpha() and word.islower()) or word in CHAT_SLANG:
+        return False
+    filler = filler_words()
+    return (
+        word not in filler
+        and word not in lexicon.RESERVED_WORDS
+        and english_word(word)
+        and not common_word(word)
+        and _shaped_like_a_list_item(word)
         and not _is_prose_compound(word, filler)
         and _near_filler(word, filler)
     )
