@@ -84,7 +84,10 @@ class Scanner:
         if self._folded_from is not text:
             self._folded, self._folded_from = fold(text), text
         folded = self._folded
-        return all(clause.search(folded) is not None for clause in clauses)
+        for clause in clauses:
+            if clause.search(folded) is None:
+                return False
+        return True
 
 
 _Entry = tuple[re.Pattern[str], tuple[tuple[str, ...], ...], tuple[re.Pattern[str], ...]]
