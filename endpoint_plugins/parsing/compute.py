@@ -208,9 +208,17 @@ _ENOUGH = (
 )
 """After a node count, a verdict on it that leaves the list going on: "one node is enough, with
 1 GPU and 16 cores" sizes that node, as "one node with 1 GPU and 16 cores" does."""
+_AT_ONCE = (
+    r"(?:\s+(?:at\s+once|at\s+a\s+time|at\s+the\s+same\s+time|in\s+parallel|simultaneously"
+    r"|concurrently)(?!\w))?"
+)
+"""After a node count, how the nodes are used, before what each has: "20 nodes at once, each
+with 32 cores" sizes each of the 20."""
 _ATTACHED_RE = re.compile(
     _ENOUGH
-    + r"\s*(?:,\s*)?(?:(?:x|\u00d7|\*|\u00e0|with|w/|of|having|each\s+with|each\s+having|and|"
+    + _AT_ONCE
+    + r"\s*(?:,\s*)?(?:(?:x|\u00d7|\*|\u00e0|with|w/|wiht|whith|wtih|of|having|each\s+with|"
+    r"each\s+having|every\s+one\s+(?:with|has|having)|and|"
     r"(?:and\s+)?(?:(?:in|on|for)\s+)?each\s+(?:of\s+(?:them|those|these)|one)"
     r"(?:\s+(?:with|has|have|having))?|"
     r"and\s+each\s+with|\(|:|"
@@ -274,7 +282,8 @@ def _holds(folded: str, stems: tuple[str, ...]) -> bool:
 _OPTION_COUNT = r"(?:(?P<n>\d{1,3}|one|two|four|eight|a\s+single|a|an)\s+)?"
 """A count before the GPU word of an option ("on one GPU or on CPU"): still the count asked."""
 _GPU_OR_CPU_RE = re.compile(
-    rf"{_OPTION_COUNT}(?<!\w)(?:{_GPU_WORD})\s*,?\s*or\s+(?:(?:also|else|alternatively|even)\s+)?"
+    rf"{_OPTION_COUNT}(?<!\w)(?:{_GPU_WORD})\s*,?\s*or\s+"
+    r"(?:(?:also|else|alternatively|even|only|just)\s+)?"
     r"(?:on\s+)?(?:plain\s+|regular\s+|just\s+|normal\s+)?"
     r"(?:cpus?|cpu\s+nodes?|cpu[\s-]only(?:\s+nodes?)?"
     r"|(?:the\s+)?(?:plain|regular|normal|ordinary|usual|conventional)\s+(?:cpus?|processors?))"
@@ -282,7 +291,7 @@ _GPU_OR_CPU_RE = re.compile(
     FLAGS,
 )
 """The same, GPUs first: "runs on GPUs, or on plain CPUs if nothing else is free", "on a
-graphics card or on the normal processors"."""
+graphics card or on the normal processors", "on GPU or only on CPU, both are possible"."""
 _GPU_THEN_OR_RE = re.compile(
     rf"(?<!\w)(?:{_GPU_WORD}|{_MODEL}s?)(?![\w-])[^.;!?\n]{{0,40}}?(?:,\s*|\s+)or\s+"
     r"(?:else\s+)?(?:(?:just|simply|plain|on|run|use)\s+){0,2}(?:the\s+)?$",
@@ -338,6 +347,10 @@ _OF_THEM_RE = re.compile(
     FLAGS,
 )
 """A count of GPUs named before: "Intel GPUs ... on 2 of them", "spare H200s? need 4 for 5h"."""
+_NODE_WITH_RE = re.compile(
+    rf"{alternation(lexicon.NODE_WORDS)}\s*,?\s*(?:with|w/|having|that\s+has|of|and)\s+", FLAGS
+)
+"""Between a node word and "8 of them": the GPUs named before, counted on that node."""
 _WANT_HINT_RE = re.compile(r"(?:need|want|grab|take|get)\s+(?:\w+\s+)?\d")
 _LAST_UNIT_RE = re.compile(
     rf"(?<!\w)(?:(?P<gpu>{_GPU_WORD}|{_MODEL})s?|{alternation(lexicon.NODE_WORDS)}|"
@@ -347,12 +360,13 @@ _LAST_UNIT_RE = re.compile(
 _TIMES_AFTER_RE = re.compile(
     rf"(?<![\w-])(?:(?<!per\s)(?<!each\s)(?<!/)(?P<node>{alternation(lexicon.NODE_WORDS)})"
     r"|(?P<vendor>nvidia|amd|intel)|"
-    rf"(?P<model>{_MODEL})s?|{_GPU_WORD})(?:\s+(?:{_GPU_WORD}|cards?))?\s*[x\u00d7*]\s*"
+    rf"(?P<model>{_MODEL})s?|{_GPU_WORD})(?:\s+(?:{_GPU_WORD}|cards?))?(?:\s*[x\u00d7]|[ \t]*\*)\s*"
     rf"(?P<n>\d{{1,4}})(?![\w.])(?P<scope>{PER_NODE})?",
     FLAGS,
 )
 """A multiplier after the unit: "nvidia x2", "H100 x 8", "nodes x4", "GPUs x4 each". Never
-after "per node": "16 ranks per node x 8 threads" multiplies the ranks, it counts no nodes."""
+after "per node": "16 ranks per node x 8 threads" multiplies the ranks, it counts no nodes; nor
+a star that opens the next line ("on that node\n* 4 TB of NVMe" is a bullet)."""
 _MULTIPLIER_HINT_RE = re.compile(r"[,:(x\u00d7*]\s*\d")
 """Present in every text :data:`_GPU_THEN_COUNT_RE` or :data:`_TIMES_AFTER_RE` can match."""
 _VENDOR_CHOICE_RE = re.compile(
@@ -629,7 +643,8 @@ _COMPUTE_WORD_RE = re.compile(
 _MEMORY_NAMES = ("memory",)
 _MEMORY_TYPO_RE = re.compile(
     rf"(?P<word>(?-i:[Mm])(?<!\w.)[a-z]{{4,6}})\s*[:=]?\s*(?:of\s+)?"
-    r"(?:(?:at\s+least|about|around|approximately|roughly|~|min(?:imum)?)\s*)?"
+    r"(?:(?:at\s+least|about|around|approximately|roughly|~|min(?:imum)?|maybe|perhaps|"
+    r"probably|like)\s*)?"
     rf"{SIZE}{_MEMORY_SCOPE}",
     FLAGS,
 )
@@ -660,11 +675,14 @@ _ONE_NODE_WORDS_RE = re.compile(
 node's memory, as after "1 node, 256 GB"."""
 _NEXT_TO_COMPUTE_RE = re.compile(
     r"^\s*(?:(?:is|are|should\s+be|would\s+be|will\s+be|seems?)\s+(?:enough|plenty|fine|"
-    r"sufficient|ok|okay)\s*)?(?:,|;|and|with|w/|\+|/|&|plus|\x00)*\s*$",
+    r"sufficient|ok|okay)\s*)?(?:,|;|and|with|w/|\+|/|&|plus|\x00)*\s*"
+    r"(?:(?:like|maybe|perhaps)\s+)?$",
     FLAGS,
 )
 """Between a compute amount and a bare size in the same list: "16 cores, 64 GB"; the amount
-may carry a verdict ("4 cores is enough, 32 GB"), which leaves the list as it was."""
+may carry a verdict ("4 cores is enough, 32 GB"), which leaves the list as it was, and the size
+a casual hedge ("32 cores and like 128 GB", "16 cores, maybe 64 GB"). Not "roughly": "each
+model uses 4 cores and roughly 3 GB" sizes a task, not the node."""
 
 
 @dataclass(frozen=True)
@@ -859,6 +877,8 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     )  # misspelt node counts first: "4 nodse with 32 cores" sizes each node
     _extract_counts(scanner, draft, node_spans)
     scanner.take(_SHORT_CORES_RE, lambda m: _short_cores(scanner, draft, m, node_spans))
+    if "of" in low:
+        scanner.take(_OF_THE_GPUS_RE, lambda m: _gpus_of_the(draft, m))
     if " of th" in low or _WANT_HINT_RE.search(low):
         scanner.take(_OF_THEM_RE, lambda m: _gpus_of_them(scanner, draft, m))
     scanner.take(_FUZZY_UNIT_RE, lambda m: _fuzzy_unit(draft, m, node_spans, scanner.original))
@@ -1624,15 +1644,60 @@ def _times_after(draft: Draft, m: re.Match[str], node_spans: list[tuple[int, int
     return True
 
 
+_OF_THE_GPUS_RE = re.compile(
+    rf"(?<![\w.,$])(?P<n>\d{{1,3}}|{alternation(['two', 'three', 'four', 'six', 'eight'])})"
+    r"\s+of\s+(?:the|your|those|these)\s+(?:(?:new|spare|free|idle|available)\s+)?"
+    rf"(?:{_MODEL_PHRASE}(?:\s*{_GPU_NOUN})?|(?:{_VENDOR}\s+)?(?:{_GPU_WORD}|accelerators?))"
+    rf"{_UNIT_END}"
+    r"(?!\s+(?:(?:is|are|was|were|has|have|had|do|does|did)(?:n'?t)?|failed|fails|crashed|died|"
+    r"went|keeps?|kept|seems?|seemed|showed|shows|reported|returned|threw|hung|hangs|ran|runs|"
+    r"will|would|can|could|cannot|can't|should|might|may)(?!\w))",
+    FLAGS,
+)
+"""GPUs picked from a site's pool: "2 of the L40S cards", "4 of your H100s", "8 of the GPUs".
+With a verb after ("2 of the A100s failed") they say what the GPUs did, and stay unread."""
+
+
+def _gpus_of_the(draft: Draft, m: re.Match[str]) -> bool:
+    """A count of GPUs out of the site's pool (see :data:`_OF_THE_GPUS_RE`)."""
+    n = to_count(m.group("n"))
+    if n is None or not in_range(n, 1, MAX_GPUS):
+        return False
+    draft.compute.gpus.append(Count(n, m.group(0), per_node=False))
+    return _gpu_details(draft, m)
+
+
+def _gpu_details(draft: Draft, m: re.Match[str]) -> bool:
+    """The model and vendor said with a GPU count, and the GPU mention itself."""
+    if m.group("model"):
+        _record_model(draft, m.group("model"), m.group(0))
+    _record_vendor(draft, m.group(0))
+    draft.compute.gpu_mentioned = True
+    return True
+
+
 def _gpus_of_them(scanner: Scanner, draft: Draft, m: re.Match[str]) -> bool:
     """ "a place with Intel GPUs ... on 2 of them": a count of the last unit named, when that
     unit is a GPU. Any other antecedent is left unread."""
     units = list(_LAST_UNIT_RE.finditer(scanner.original, max(0, m.start() - 200), m.start()))
+    per_node = bool(
+        m.group("n")
+        and len(units) > 1
+        and units[-2].group("gpu")
+        and not units[-1].group("gpu")
+        and _NODE_WITH_RE.fullmatch(scanner.original, units[-1].start(), m.start())
+    )
+    if per_node:
+        units.pop()  # "MI300X free? ... 1 node with 8 of them": 8 GPUs on that node
     if not units or not units[-1].group("gpu"):
         return False
     n = to_count(m.group("n") or m.group("bare"))
     if n is None or not in_range(n, 1, MAX_GPUS):
         return False
+    if per_node:
+        draft.compute.gpus.append(Count(n, m.group(0), per_node=True))
+        draft.compute.gpu_mentioned = True
+        return True
     if m.group("bare"):
         scanner.blank(*m.span("bare"))  # "need 4": only the number is the count
         draft.compute.gpus.append(Count(n, m.group("bare"), per_node=False))

@@ -164,12 +164,14 @@ _GPU_WORDS = r"(?:gpus?|graphics\s+cards?|accelerators?|cuda)"
 _GPU_HELPS_BUT_RE = re.compile(
     rf"(?<![\w-])(?:(?P<one>a|one|a\s+single|single)\s+|the\s+)?{_GPU_WORDS}\s+(?:would\s+|will\s+|could\s+|can\s+|might\s+)?"
     r"(?:help|helps|speed|speeds|accelerate|accelerates|be\s+(?:nice|faster|better|welcome|useful))"
-    r"[^.;!?\n]{0,40}?\s(?:but|though|although|yet)\s+(?:(?:they|it|one|is|are|it's|that's|that)\s+)*"
+    r"(?:[^.;!?\n]|\n(?![ \t]*[#>*\n-])){0,40}?\s(?:but|though|although|yet)\s+"
+    r"(?:(?:they|it|one|is|are|it's|that's|that)\s+)*"
     rf"(?:not\s+|n'?t\s+|never\s+)?(?:{_NOT_WANTED}|needed|required|necessary|essential)(?!\w)",
     FLAGS,
 )
 """GPUs offered as a help, not a must: "GPUs help a lot but are not needed", "a GPU would speed
-it up, but it isn't required". "A GPU" counts one (the README's article rule), still optional."""
+it up, but it isn't required". "A GPU" counts one (the README's article rule), still optional.
+The phrase may run on over a wrapped line of prose, not into a quoted, commented or listed one."""
 _GPU_IF_ANY_RE = re.compile(
     r"(?<!\w)(?:can|could|may|might|will|would)\s+(?:also\s+)?(?:use|benefit\s+from|"
     rf"take\s+advantage\s+of)\s+(?:a\s+|an\s+|the\s+|some\s+|one\s+)?{_GPU_WORDS}\s+"
@@ -189,6 +191,17 @@ _GPU_ELSE_CPU_RE = re.compile(
 )
 """CPU as the fallback when no GPU is there ("if there is no GPU, CPU is also OK"): the GPU is
 an option, never an exclusion."""
+_GPU_IF_ONE_ELSE_CPU_RE = re.compile(
+    rf"(?<![\w-])(?:(?P<one>a|one|a\s+single|single)\s+|the\s+)?{_GPU_WORDS}(?![\w-])"
+    r"[^.;!?]{0,50}?\s(?:if|when|where)\s+(?:there'?s|there\s+is|ther'?s|theres|there\s+are"
+    r"|the\s+(?:node|machine|host|box)\s+has|it\s+has|one\s+is|they\s+are|it\s+is|you\s+have|"
+    r"available|any)(?!\w)[^.;!?]{0,50}?(?:otherwise|else|but|or|and\s+if\s+not|if\s+not)(?!\w)"
+    r"[^.;!?]{0,40}?(?<![\w-])(?:cpus?|cpu[\s-]only|processors?)(?![\w-])",
+    FLAGS,
+)
+"""A GPU used when the node has one, the CPU otherwise: "it uses one GPU if there's one on the
+node, otherwise it runs on CPU", "one GPU speeds up the step if the node has one, but the CPU
+path works too". The GPU is an option ("one GPU" still counts one), never a must."""
 _OPTIONAL_HEADING_RE = re.compile(
     r"^[ \t#>*_-]*(?:nice[\s-]+to[\s-]+haves?|optional(?:\s+(?:extras|items|requirements))?|"
     r"(?:if|when)\s+available|wish[\s-]*list|bonus|should\s+have|could\s+have|preferred|"
@@ -330,6 +343,8 @@ def extract_exclusions(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_GPU_ELSE_CPU_RE, optional_gpu)
     scanner.take(_GPU_HELPS_BUT_RE, lambda m: optional_gpu(m) and one_gpu(m))
     scanner.take(_GPU_IF_ANY_RE, optional_gpu)
+    if "cpu" in scanner.text.lower() or "processor" in scanner.text.lower():
+        scanner.take(_GPU_IF_ONE_ELSE_CPU_RE, lambda m: optional_gpu(m) and one_gpu(m))
     scanner.take(_NEGATED_RE, handle)
 
 

@@ -439,8 +439,42 @@ def extract_network(scanner: Scanner, draft: Draft) -> None:
     if " or " in scanner.text or "/" in scanner.text:
         scanner.take(_FABRIC_CHOICE_RE, choice)
     scanner.take(_GENERATION_SPEED_RE, generation_speed)
+
+    def avoided(m: re.Match[str]) -> bool:
+        """ "Not on the Ethernet-only racks": refusing a fast fabric excludes low latency (as
+        "no Slingshot" does); refusing Ethernet asks for better, which no field holds unless
+        another fabric is named, so the phrase is quoted then."""
+        said = _FABRIC_WORD_RE.search(m.group(0))
+        if said and _FABRIC_SPELLINGS.get(squash(said.group(0))) is Fabric.ETHERNET:
+            rest = scanner.text[: m.start()] + scanner.text[m.end() :]
+            if not any(
+                _FABRIC_SPELLINGS.get(squash(f)) not in (None, Fabric.ETHERNET)
+                for f in _FABRIC_WORD_RE.findall(rest)
+            ):
+                draft.unresolved.append(" ".join(m.group(0).split()))
+            return True
+        draft.refused_fabrics.append(m.group(0))
+        return True
+
+    if _AVOID_HINT_RE.search(scanner.text):
+        scanner.take(_AVOID_FABRIC_RE, avoided)
     scanner.take(_FABRIC_RE, fabric)
     scanner.take(_LOW_LATENCY_RE, low_latency)
+
+
+_AVOID_HINT_RE = re.compile(r"(?<!\w)(?:not|avoid|away\s+from|never)\s", FLAGS)
+"""What every match of :data:`_AVOID_FABRIC_RE` contains: most requests avoid no hardware."""
+_AVOID_FABRIC_RE = re.compile(
+    r"(?<!\w)(?:not|avoid|away\s+from|never)\s+(?:(?:on|in|to|onto|use)\s+)?"
+    r"(?:the\s+|any\s+|our\s+|those\s+)?(?:old\s+|slow\s+)?"
+    rf"(?:{_FABRIC_WORD})(?:[\s-]+only)?(?:[\s-]+(?:connected|based))?\s+"
+    r"(?:racks?|nodes?|partitions?|machines?|islands?|queues?|clusters?|boxes|servers?|hosts?)"
+    r"(?!\w)",
+    FLAGS,
+)
+"""Nodes to stay off, named by their fabric ("not on the ethernet-only racks", "avoid the
+Omni-Path partition"): the fabric is refused, not asked for (see
+:meth:`Draft.build_excluded`), so "it needs InfiniBand" after it is the fabric asked."""
 
 
 def extract_storage(scanner: Scanner, draft: Draft) -> None:
@@ -485,6 +519,8 @@ def extract_storage(scanner: Scanner, draft: Draft) -> None:
             scanner.original, max(0, m.start() - 80), m.start()
         ):
             return True  # "a parallel filesystem (Lustre or GPFS)": examples of the need
+        if found is not StorageKind.ANY and _only_preferred(scanner.original, m):
+            return True  # "BeeGFS would be nice, but any scratch will do"
         named.append((found, m.start()))
         return True
 
@@ -567,6 +603,43 @@ def extract_storage(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_STORAGE_KIND_TYPO_RE, misspelt_kind)
     for kind, at in named:
         draft.add_storage(kind, _size_in_sentence(scanner, at, sized_at))
+
+
+_STORAGE_NOUNS = r"(?:scratch|storage|file\s*system|filesystem|fs|disk|space|volume)"
+_PREFERRED_AROUND_RE = re.compile(
+    r"(?:(?:preferably|ideally|if\s+possible)\s*,?\s*(?:on\s+|in\s+)?(?:a\s+|an\s+)?$)"
+    r"|^(?:[\s,]+(?:if\s+possible|preferably|ideally))?\s*(?:\(|,)?\s*(?:would\s+be|is|'d\s+be"
+    r"|would)\s+(?:nice|preferred|a\s+plus|ideal|better|great|good|welcome|lovely|my\s+preference)",
+    FLAGS,
+)
+_ANY_WILL_DO_RE = re.compile(
+    rf"(?<!\w)any(?:\s+other)?\s+(?:kind\s+of\s+|sort\s+of\s+|parallel\s+|shared\s+)?"
+    rf"{_STORAGE_NOUNS}s?\s+(?:will|would|should|is|works|can)(?:\s+(?:do|be\s+fine|fine|ok|okay|"
+    r"work|be\s+ok(?:ay)?|be\s+acceptable|acceptable))?(?!\w)",
+    FLAGS,
+)
+"""Any storage accepted in so many words ("but any scratch will do", "any filesystem is
+fine"): a kind named beside it only as a preference is no requirement (see
+:func:`_only_preferred`)."""
+
+
+def _only_preferred(text: str, m: re.Match[str]) -> bool:
+    """Whether a storage kind is named only as a preference that the same sentence waives.
+
+    "BeeGFS would be nice, as on our old cluster, but any scratch will do" asks for scratch;
+    requiring BeeGFS would turn away every site that has Lustre. Both the preference word
+    beside the kind and the "any ... will do" in its sentence are needed: "Lustre, and any
+    scratch will do for the logs" still asks for Lustre."""
+    if "any" not in text.lower():
+        return False
+    begin = max(text.rfind(".", 0, m.start()), text.rfind("\n\n", 0, m.start())) + 1
+    stop = text.find(".", m.end())
+    stop = len(text) if stop < 0 else stop
+    before = text[max(begin, m.start() - 30) : m.start()]
+    after = text[m.end() : min(stop, m.end() + 40)]
+    if not (_PREFERRED_AROUND_RE.search(before) or _PREFERRED_AROUND_RE.search(after)):
+        return False
+    return bool(_ANY_WILL_DO_RE.search(text, begin, stop))
 
 
 def _blank_same_size(scanner: Scanner, m: re.Match[str], size: float | None) -> None:

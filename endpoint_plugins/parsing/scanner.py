@@ -306,10 +306,10 @@ PER_NODE = (
 "128 cores on each, 512 GB apiece" after a node count: "on each" with the node word left out."""
 TOTAL = (
     r"(?:\s*(?:in\s+total|total|totla|toal|totl|overall|altogether|combined|in\s+aggregate|"
-    r"aggregate|summed|"
-    r"(?:across|for|over)\s+(?:all\s+)?(?:the\s+)?(?:nodes|(?:whole|hole|entire|full)\s+(?:job|run|"
+    r"aggregate|summed|(?:across|accross|acros|for|over)\s+"  # "accross": the common typo
+    r"(?:all\s+)?(?:the\s+)?(?:nodes|(?:whole|hole|entire|full)\s+(?:job|run|"
     r"allocation|cluster|workflow))|(?:for|across|over)\s+(?:all\s+)?(?:the\s+)?(?:job|run|allocation)"
-    r"|(?:across|over)\s+(?:all\s+)?(?:of\s+)?(?:them|those|these)))(?!\w)"
+    r"|(?:across|accross|over)\s+(?:all\s+)?(?:of\s+)?(?:them|those|these)))(?!\w)"
 )
 PER_CORE = (
     r"(?:\s*(?:per|/|each|a|by|for\s+every|for\s+each|for\s+each\s+of\s+the)\s*(?:cpu\s+)?"

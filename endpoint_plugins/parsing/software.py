@@ -79,6 +79,7 @@ from endpoint_plugins.parsing.vocabulary import (
 from providers.wire.requirements import (
     Comparator,
     ContainerRequirement,
+    Feature,
     MPIRequirement,
     VersionConstraint,
 )
@@ -546,6 +547,8 @@ def extract_containers(scanner: Scanner, draft: Draft) -> None:
     unset = draft.container is None
 
     def runtime(m: re.Match[str]) -> bool:
+        if _failed_runtime(scanner.original, m, draft):
+            return True  # "no containers, our code breaks under Singularity": the reason
         name = lookup(lexicon.CONTAINER_RUNTIMES, m.group("name")) or m.group("name").lower()
         named.append((m.start(), name, _constraints(m), m.group(0)))
         draft.rootless = draft.rootless or bool(m.group("rootless"))
@@ -576,6 +579,31 @@ def extract_containers(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_ROOTLESS_RE, rootless)
     if any_runtime and (draft.container is not None or any(any_runtime)):
         draft.container = ContainerRequirement(runtime="any")  # "Docker, but any runtime will do"
+
+
+_RUNTIME_FAILED_RE = re.compile(
+    r"(?<!\w)(?:(?:is|are|was|were|does|do|did)(?:\s+not|n't)\s+(?:working|work|run|running)"
+    r"|not\s+(?:working|work)|(?:never|won't|can't|cannot)\s+(?:work|worked|run|ran)"
+    r"|breaks?|broke|broken|fails?|failed|failing|crash(?:es|ed)?|segfaults?|hangs?)(?!\w)",
+    FLAGS,
+)
+"""What went wrong with a runtime ("not working inside Singularity", "breaks under Apptainer",
+"MPI inside Apptainer never worked"): gated on containers being refused in the same request,
+see :func:`_failed_runtime`."""
+
+
+def _failed_runtime(text: str, m: re.Match[str], draft: Draft) -> bool:
+    """Whether a runtime is named only as the reason containers are refused.
+
+    "Please no containers, our code is not working inside Singularity" refuses containers and
+    says why; reading Singularity as the runtime asked for would contradict the refusal. Only
+    when the request excludes containers and the runtime's own sentence tells of a failure:
+    "no containers on the login node, run it in Podman later" keeps Podman."""
+    if Feature.CONTAINER not in draft.excluded:
+        return False
+    begin = max(text.rfind(". ", 0, m.start()), text.rfind("\n\n", 0, m.start()), -1) + 1
+    ends = [i for i in (text.find(". ", m.end()), text.find("\n\n", m.end())) if i >= 0]
+    return bool(_RUNTIME_FAILED_RE.search(text, begin, min(ends, default=len(text))))
 
 
 _ANY_RUNTIME_RE = re.compile(

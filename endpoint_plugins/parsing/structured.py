@@ -1016,6 +1016,33 @@ _USES_KEY_RE = re.compile(
     r"^(?:uses|use|using|needs|need|requires|require|with)[_-](?P<name>[a-z][\w.+-]{1,40})$", FLAGS
 )
 """Boolean keys that name a package: ``uses_cuquantum: true``, ``needs-hdf5 = yes``."""
+_NOT_NEEDED_KEYS = frozenset(
+    "notneeded notrequired unneeded dontneed donotneed noneed nottouse mustnotuse without".split()
+)
+"""Keys whose value lists what the job does not need (``"not_needed": ["mpi", "containers"]``)."""
+_EXCLUDABLE = {
+    **dict.fromkeys(("mpi",), Feature.MPI),
+    **dict.fromkeys(("gpu", "gpus", "gpuacceleration"), Feature.GPU),
+    **dict.fromkeys(("container", "containers", "containerization"), Feature.CONTAINER),
+    **dict.fromkeys(("lowlatency", "lowlatencynetwork", "fastinterconnect"), Feature.LOW_LATENCY),
+}
+
+
+def _not_needed(draft: Draft, value: str) -> bool:
+    """Exclude every feature a not-needed list names; only when each item is a feature, so a
+    list with anything else ("not_needed": ["mpi", "the old scratch"]) is read on as text."""
+    items = [squash(item) for item in re.split(r"[,;]", value.strip("[]() ")) if item.strip()]
+    features = [_EXCLUDABLE.get(item.strip("'\"")) for item in items]
+    if not features or None in features:
+        return False
+    for feature in features:
+        if feature is not None:
+            draft.exclude(feature)
+            if feature is Feature.GPU and draft.compute.cpu_only is None:
+                draft.compute.cpu_only = Mention(True, value)
+    return True
+
+
 _FEATURE_NAMES = frozenset(
     "mpi gpu gpus container containers docker singularity apptainer infiniband rdma".split()
 )
@@ -1188,6 +1215,8 @@ class _Pairs:
         key = _canonical_key(squash(raw_key.replace(".", "")))
         value = _unquote(raw_value)
         text = m.group(0)
+        if key in _NOT_NEEDED_KEYS and _not_needed(self.draft, value):
+            return True
         if _GPU_REQUIRED_KEY_RE.fullmatch(squash(raw_key)) and squash(value) in _FALSY:
             self.draft.compute.gpu_not_required = Mention(True, text)
             return True

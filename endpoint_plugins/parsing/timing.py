@@ -487,9 +487,12 @@ def _deadline_typo(m: re.Match[str]) -> bool:
 _WITHIN_RE = re.compile(
     rf"{starts_with(lexicon.DEADLINE_WITHIN_WORDS)}(?<!\w){alternation(lexicon.DEADLINE_WITHIN_WORDS)}"
     r"\s+(?:about\s+|around\s+|~\s*)?"
-    rf"(?P<dur>{DURATION})(?:\s+from\s+now)?(?:\s+(?:max(?:imum)?|at\s+most|tops)(?!\w))?",
+    rf"(?P<dur>{DURATION})(?:\s+(?:from|after)\s+(?:now|today|this\s+message))?"
+    r"(?:\s+(?:max(?:imum)?|at\s+most|tops)(?!\w))?",
     FLAGS,
 )
+"""A deadline within a duration; "within 10 days from today" counts from now, so "today" in
+it is the start of the count, not urgency ``soon``."""
 _NEXT_HOUR_RE = re.compile(r"(?<!\w)(?:within|in)\s+the\s+(?:next\s+|coming\s+)?hour(?!\w)", FLAGS)
 """A deadline of one hour written without a number: "done in the next hour"."""
 _TIME_LEFT_RE = re.compile(
