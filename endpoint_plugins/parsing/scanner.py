@@ -36,6 +36,10 @@ class Scanner:
         self._folded = fold(text)
         self._folded_from = text
         """:attr:`text` case-folded for the trigger test, and the string it was folded from."""
+        self._clause_found: dict[int, bool] = {}
+        """Whether each trigger clause (by identity) occurs in :attr:`_folded`: many patterns
+        share a clause (every size pattern needs a unit letter), so each is searched once per
+        state of the text."""
 
     def take(self, pattern: re.Pattern[str], handle: Callable[[re.Match[str]], bool]) -> int:
         """Offer every match of ``pattern`` to ``handle``; blank out those it accepts.
@@ -83,9 +87,13 @@ class Scanner:
         text = self.text
         if self._folded_from is not text:
             self._folded, self._folded_from = fold(text), text
-        folded = self._folded
+            self._clause_found.clear()
+        found = self._clause_found
         for clause in clauses:
-            if clause.search(folded) is None:
+            known = found.get(id(clause))
+            if known is None:
+                known = found[id(clause)] = clause.search(self._folded) is not None
+            if not known:
                 return False
         return True
 
