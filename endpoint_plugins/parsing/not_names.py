@@ -1230,36 +1230,57 @@ def named_as_data(text: str, start: int, word: str) -> bool:
     # substring test says so at once. Only for ASCII windows: there the patterns' IGNORECASE
     # and str.lower agree, as they need not elsewhere ("\u017f" matches "s").
     lowered = before.lower() if before.isascii() else _EVERYTHING
-    if _SET_NOUN_BEFORE_RE.search(before[-40:]) or (
-        "forced" in lowered and _FORCED_BEFORE_RE.search(before)
+    cue = before[-40:]
+    if _SET_NOUN_BEFORE_RE.search(cue, _last_line(cue)) or (
+        "forced" in lowered and _FORCED_BEFORE_RE.search(before, _last_line(before))
     ):
         return True
-    near = _WRAP_RE.sub(" ", before[-80:])
-    typo = _MISTYPED_SOURCE_BEFORE_RE.search(near) if "from" in lowered else None
+    near = _unwrapped(before[-80:])
+    line = _last_line(near)
+    typo = _MISTYPED_SOURCE_BEFORE_RE.search(near, line) if "from" in lowered else None
     if typo is not None and _mistyped(typo.group("noun").lower(), _SOURCE_NOUNS):
         return True
-    if ("(" in near and _LISTED_DATA_BEFORE_RE.search(near)) or (
+    if ("(" in near and _LISTED_DATA_BEFORE_RE.search(near, line)) or (
         ("downloaded" in lowered or "staged" in lowered or "mirrored" in lowered)
-        and _STAGED_BEFORE_RE.search(near)
+        and _STAGED_BEFORE_RE.search(near, line)
     ):
         return True
-    if ("to" in lowered and _TEMPLATE_BEFORE_RE.search(near)) or (
-        _SPACE_AFTER_RE.match(text, end) and _IN_BEFORE_RE.search(near)
+    if ("to" in lowered and _TEMPLATE_BEFORE_RE.search(near, line)) or (
+        _SPACE_AFTER_RE.match(text, end) and _IN_BEFORE_RE.search(near, line)
     ):
         return True
     sourced = "from" in lowered or "sets" in lowered or "databases" in lowered
-    if (sourced or "corpora" in lowered) and _SOURCE_BEFORE_RE.search(
-        _WRAP_RE.sub(" ", before)  # prose wraps its lines
-    ):
-        return True
+    if sourced or "corpora" in lowered:
+        prose = _unwrapped(before)  # prose wraps its lines
+        if _SOURCE_BEFORE_RE.search(prose, _last_line(prose)):
+            return True
     if "-" in before[-20:] and _SITE_OPTION_BEFORE_RE.search(before[-20:]):
         return True
-    m = _OBJECT_BEFORE_RE.search(before) if "on" in lowered or "against" in lowered else None
+    line = _last_line(before)
+    if lowered is _EVERYTHING:
+        m = _OBJECT_BEFORE_RE.search(before, line)
+    else:  # the match starts right before the first "on" or "against" of the last line
+        cues = [at for at in (lowered.find("on", line), lowered.find("against", line)) if at >= 0]
+        m = _OBJECT_BEFORE_RE.search(before, max(0, min(cues) - 1)) if cues else None
     if m is None:
         return False
     clause = before[: m.start() + 1]
     cut = max((b.end() for b in _CLAUSE_BREAK_RE.finditer(clause)), default=0)
     return bool(_DATA_VERB_RE.search(clause, cut))
+
+
+def _last_line(window: str) -> int:
+    r"""The earliest offset where a pattern above that looks back to the word can start: the
+    window's last line break, which its leading ``(?:^|[^\w-])`` may take (nothing after that
+    first character matches a line break). Searching from there skips the offsets before,
+    each of which would be tried in vain; the matches found are the same."""
+    return max(0, window.rfind("\n"))
+
+
+def _unwrapped(window: str) -> str:
+    """The window with its single line breaks made blanks (see ``_WRAP_RE``); most windows
+    hold none, and then the window is kept as it is without a copy."""
+    return _WRAP_RE.sub(" ", window) if "\n" in window else window
 
 
 class _Everything:

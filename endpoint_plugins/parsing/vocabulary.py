@@ -669,14 +669,19 @@ def _classify(
         return "vendor"
     if lower in CHAT_SLANG:
         return "prose"  # "finally installed lol", "btw": chat, no requirement
-    compound = _is_prose_compound(lower, filler) and not _branded(word)
-    if lower in filler or lower in lexicon.RESERVED_WORDS or compound:
+    if (
+        lower in filler
+        or lower in lexicon.RESERVED_WORDS
+        or (_is_prose_compound(lower, filler) and not _branded(word))
+    ):
         return "unread" if versioned and lower not in lexicon.RESERVED_WORDS else "prose"
     if squash(word) in lexicon.SOFTWARE_NEEDS_VERSION:
         return "ambiguous"  # "a boost", "go ahead": a name only with a version or in a list
     if len(lower) < 2:
         return "prose"
-    if HARDWARE_RE.match(word) or any(HARDWARE_RE.match(p) for p in lower.split("-")):
+    # A plain lower-case word is its own only part: asked once
+    parts = lower.split("-") if "-" in lower or lower != word else ()
+    if HARDWARE_RE.match(word) or any(HARDWARE_RE.match(p) for p in parts):
         return "hardware"  # "AVX-512", "SVE-vectorised", "FPGA-accelerated"
     if "+" in lower.strip("+") and set(lower.split("+")) <= _PARALLEL_MODELS:
         return "unread"  # "MPI+OpenMP", "MPI+CUDA": how the code runs, not a package name
@@ -1261,11 +1266,14 @@ def _language_package_before(original: str, start: int, word: str) -> bool:
     return bool(_LANGUAGE_PACKAGE_BEFORE_RE.search(original, max(0, start - 60), start))
 
 
-_WORD_BEFORE_RE = re.compile(r"([A-Za-z']+)[^\S\n]*[\"'\u201c\u2018]?$")
+_WORD_BEFORE_RE = re.compile(r"([A-Za-z']++)[^\S\n]*[\"'\u201c\u2018]?$")
+"""Possessive: a run of letters is never given back letter by letter (the tail after it can
+take no letter but a quote, which the run ends with anyway), so each offset is tried once."""
 
 
 def _word_before(text: str, start: int) -> str:
-    m = _WORD_BEFORE_RE.search(text[max(0, start - 40) : start])
+    # Bounds instead of a slice: the pattern has no look-behind, and ``$`` holds at ``endpos``
+    m = _WORD_BEFORE_RE.search(text, max(0, start - 40), start)
     return m.group(1).lower() if m else ""
 
 
