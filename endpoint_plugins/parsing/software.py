@@ -71,6 +71,7 @@ from endpoint_plugins.parsing.scanner import (
     squash,
     starts_with,
 )
+from endpoint_plugins.parsing.triggers import fold, triggers
 from endpoint_plugins.parsing.vocabulary import (
     HARDWARE_RE,
     filler_words,
@@ -675,7 +676,8 @@ def extract_mpi(scanner: Scanner, draft: Draft) -> None:
         draft.runtime_spots["mpi"] = [at for at, *_ in named]
     if any_mpi:
         draft.mpi = MPIRequirement()
-    if _WRAPPER_RANKS_RE.search(scanner.original):
+    folded = fold(scanner.original)
+    if any(w in folded for w in _WRAPPER_TRIGGERS) and _WRAPPER_RANKS_RE.search(scanner.original):
         draft.mpi_implied = True  # "the ranks do the counting with mpi4py": MPI underneath
 
 
@@ -692,6 +694,9 @@ _WRAPPER_RANKS_RE = re.compile(
 """Ranks and a Python MPI wrapper in one sentence ("the ranks do sharded counting with mpi4py",
 "mpi4py spreads the grid over the ranks"): the wrapper's ranks run on an MPI, so any MPI is
 asked for. "Each rank drives one GPU" alone says nothing of MPI (torchrun has ranks too)."""
+_WRAPPER_TRIGGERS = triggers(_WRAPPER_RANKS_RE) or ("",)
+"""The wrapper names of which every match holds one (folded): a substring test that spares
+most texts the pattern's scan ("" where none could be proven: always scan)."""
 
 
 _ANY_MPI_RE = re.compile(
@@ -1249,8 +1254,8 @@ def _fallbacks(
     return pairs, restated
 
 
-_EITHER_ONE_RE = re.compile(
-    r"(?<!\w)either(?:\s+(?:one|of\s+(?:them|these|those|the\s+two)))?(?:\s+(?:is|are|would|will|"
+_EITHER_ONE_RE = re.compile(  # led by the class of "e", which the engine skips to
+    r"(?-i:[Ee])(?<!\w.)ither(?:\s+(?:one|of\s+(?:them|these|those|the\s+two)))?(?:\s+(?:is|are|would|will|"
     r"should|can|could))?(?:\s+(?:be|do|work))?\s+(?:(?:totally|perfectly|just|equally)\s+)?"
     r"(?:fine|ok|okay|good|acceptable|works?|do|suffices?|usable)(?!\w)",
     FLAGS,
@@ -1716,6 +1721,8 @@ def _rejoin_gpu_names(scanner: Scanner) -> None:
     """ "AutoDock-GPU", "pennylane-lightning-gpu": a package whose name ends in "-GPU". The
     compute stage read the GPU; the name gets its last part back when the rest of it is no
     English word ("multi-GPU" and "single-GPU" stay adjectives)."""
+    if "-\x00\x00\x00" not in scanner.text:
+        return  # no blanked GPU after a hyphen: most texts, spared the scan of every word
     for m in list(_GPU_SUFFIXED_RE.finditer(scanner.text)):
         start, end = m.span("gpu")
         if scanner.original[start:end].lower() != "gpu":
