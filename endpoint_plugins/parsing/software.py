@@ -71,7 +71,7 @@ from endpoint_plugins.parsing.scanner import (
     squash,
     starts_with,
 )
-from endpoint_plugins.parsing.triggers import fold, triggers
+from endpoint_plugins.parsing.triggers import fold, trigger_clauses, triggers
 from endpoint_plugins.parsing.vocabulary import (
     HARDWARE_RE,
     filler_words,
@@ -1084,8 +1084,16 @@ lost; the words between are left to the readers after this one. Without a bound 
 before a word that names no package ("Ubuntu 20.04 is too old"), the phrase is read as before."""
 
 
+_REJECTED_WORDS_RE = re.compile("|".join(map(re.escape, trigger_clauses(_REJECTED_RE)[0])))
+"""The words of which every match of :data:`_REJECTED_RE` holds one ("old", "obsolete"), as
+one alternation of literals over the folded text: most texts hold none, and are spared the
+pattern's scan, which tries every word as a name."""
+
+
 def skip_rejected_versions(scanner: Scanner, draft: Draft) -> None:
     """Read a turned-down version as the newer bound after it (see :data:`_REJECTED_RE`)."""
+    if not _REJECTED_WORDS_RE.search(fold(scanner.text)):
+        return
     for m in _REJECTED_RE.finditer(scanner.text):
         found = m.group("name")
         name = lookup(lexicon.SOFTWARE, found)
