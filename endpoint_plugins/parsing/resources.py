@@ -326,10 +326,15 @@ _BUDGET_RE = re.compile(
     rf"|(?<!\w)budget(?:\s+(?:of|is))?\s*[:=]?\s*(?P<a3>{_AMOUNT})(?P<k3>{_THOUSAND})?(?!\w|[.,]\d)",
     FLAGS,
 )
-_BUDGET_HINT_RE = re.compile(rf"\$|usd|budget|\d{_THOUSAND}?\s*(?:{_CURRENCY})", FLAGS)
+_BUDGET_HINT_RE = re.compile(
+    rf"(?-i:[$\dUuBb])(?:(?<=\$)|(?<=u)sd|(?<=b)udget|(?<=\d){_THOUSAND}?\s*(?:{_CURRENCY}))",
+    FLAGS,
+)
 """What every match of :data:`_BUDGET_RE` contains: a dollar sign, "usd", "budget", or a
 currency right after the amount. Most requests name no money, and the full pattern tries each
-of its cost and limit words at every word."""
+of its cost and limit words at every word. The hint is led by a case-sensitive class of the
+first characters, which the engine skips to (a case-folded alternation would be tried at every
+position); a one-character look-behind then picks the alternative."""
 _PAID_BEFORE_RE = re.compile(
     r"(?<!\w)(?P<verb>cost|costs|costed|spent|paid|billed|charged|came\s+to|ran\s+(?:us\s+)?to)"
     r"\s+(?:(?:us|me|them|the\s+group|about|around|roughly|approximately|approx\.?|nearly|"
@@ -462,8 +467,11 @@ def extract_network(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_LOW_LATENCY_RE, low_latency)
 
 
-_AVOID_HINT_RE = re.compile(r"(?<!\w)(?:not|avoid|away\s+from|never)\s", FLAGS)
-"""What every match of :data:`_AVOID_FABRIC_RE` contains: most requests avoid no hardware."""
+_AVOID_HINT_RE = re.compile(
+    r"(?-i:[AaNn])(?<!\w.)(?:(?<=n)ot|(?<=a)void|(?<=a)way\s+from|(?<=n)ever)\s", FLAGS
+)
+"""What every match of :data:`_AVOID_FABRIC_RE` contains ("not ", "avoid "): most requests
+avoid no hardware. Led by a class the engine skips to, as :data:`_BUDGET_HINT_RE` is."""
 _AVOID_FABRIC_RE = re.compile(
     r"(?<!\w)(?:not|avoid|away\s+from|never)\s+(?:(?:on|in|to|onto|use)\s+)?"
     r"(?:the\s+|any\s+|our\s+|those\s+)?(?:old\s+|slow\s+)?"

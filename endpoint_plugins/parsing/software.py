@@ -14,6 +14,7 @@ name is never read out of a longer one: ``nccl-tests`` is not ``nccl``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from endpoint_plugins.parsing import lexicon
 from endpoint_plugins.parsing.constraints import (
@@ -70,6 +71,7 @@ from endpoint_plugins.parsing.scanner import (
     squash,
     starts_with,
 )
+from endpoint_plugins.parsing.triggers import fold, trigger_clauses, triggers
 from endpoint_plugins.parsing.vocabulary import (
     HARDWARE_RE,
     filler_words,
@@ -221,6 +223,28 @@ _PLAIN_VERSION_RE = re.compile(r"^\s*v?(?:\d{1,4}(?:\.\d{1,4}){0,3}|\d{6}|\d{8})
 """A version of digits and dots only: "flash-attn 2" yes, "cryo-em 2D" and "llama-3 70B" no.
 A date release is one too ("FHI-aims 240507", "foo 20240507")."""
 _VARIANT_WORDS = alternation(lexicon.VARIANT_WORDS)
+
+
+_CASES = {"i": "iI\u0130\u0131", "k": "kK\u212a", "s": "sS\u017f"}
+"""The letters ``re.IGNORECASE`` matches beyond their two ASCII cases ("\u212a" is the Kelvin
+sign)."""
+
+
+def _letter_led(alternatives: Iterable[str]) -> str:
+    """``alternatives`` (regexes, each starting with a plain letter) as one alternation led by
+    a case-sensitive class of their first letters.
+
+    Python's ``re`` skips straight to a possible start only when a pattern's first item is a
+    class without case folding; a leading case-folded alternation is tried at every position.
+    The class consumes the letter and a one-letter look-behind picks the alternatives it
+    starts, so the pattern matches exactly what the plain alternation matches.
+    """
+    words = list(alternatives)
+    firsts = sorted({w[0].lower() for w in words})
+    letters = "".join(_CASES.get(c, c + c.upper()) for c in firsts)
+    return f"(?-i:[{letters}])(?:" + "|".join(f"(?<={w[0]}){w[1:]}" for w in words) + ")"
+
+
 _SQUASHED_VARIANTS = {squash(k): v for k, v in lexicon.VARIANT_WORDS.items()}
 """The variant words as looked up: "double-precision" and "double precision" are one key."""
 _BRACKETED_RELEASE = (
@@ -250,7 +274,8 @@ _BUILT = r"built|compiled|linked|configured|buit|bulit|biult|complied|compield"
 """The verbs of a build, with the slips fast typing makes of them ("XGBoost buit with CUDA")."""
 _WITH_TYPOS = "wiht|wtih|whith|wih|witn"
 """Slips of the keyboard for "with" (swapped, doubled or dropped letters): "LAMMPS wiht Kokkos"."""
-_WITH_WORDS = rf"(?:with|without|w/o|w/|minus|plus|{_WITH_TYPOS})"
+_WITH_ALTERNATIVES = rf"with|without|w/o|w/|minus|plus|{_WITH_TYPOS}"
+_WITH_WORDS = rf"(?:{_WITH_ALTERNATIVES})"
 _BRACKET_VERSION = (
     r"(?:\s*\(\s*(?:(?:stable|feature|latest|current)\s+)?(?:(?:version|release)\s+)?"
     rf"(?P<pspec>{VERSION})(?:\s+(?:stable\s+|feature\s+)?(?:version|release))?\s*\))?"
@@ -258,7 +283,8 @@ _BRACKET_VERSION = (
 """A version in brackets described by a word before it, between the package and its build:
 "LAMMPS (stable 2Aug2023 version) with the KOKKOS package" (the plain "LAMMPS (2Aug2023)" is
 read by :data:`SEPARATOR`); without it "stable" would be read as the package."""
-_BUILD_NOUN = r"(?:build|buld|biuld|bulid|buid|version|variant|flavou?r)"
+_BUILD_NOUNS = r"build|buld|biuld|bulid|buid|version|variant|flavou?r"
+_BUILD_NOUN = rf"(?:{_BUILD_NOUNS})"
 """What a build is called, with the slips of fast typing ("QE 7.3 GPU buld (cuda)")."""
 _THE_BUILD = rf"(?:(?:the|a|an|its)\s+{_BUILD_NOUN}\s+)?"
 """The build named as the subject of its verb, in brackets after a version: "XBeach (version
@@ -296,7 +322,9 @@ _WITH_VARIANT_RE = re.compile(
 variant words after the first ("LAMMPS with KOKKOS and CUDA"; see ``after`` in
 :func:`extract_variants` for which of them a plain "with" ties to the package). A word with a
 version of its own ("with KOKKOS and CUDA 12") is a package beside it and is not taken."""
-_WITH_HINT_RE = re.compile(rf"{_WITH_WORDS}\s+(?:the\s+)?(?:{_VARIANT_WORDS})", FLAGS)
+_WITH_HINT_RE = re.compile(
+    rf"{_letter_led(_WITH_ALTERNATIVES.split('|'))}\s+(?:the\s+)?(?:{_VARIANT_WORDS})", FLAGS
+)
 """What every match of :data:`_WITH_VARIANT_RE` contains ("with CUDA"): a cheap test that
 skips the costly pattern on most texts."""
 _WITH_AND_WITHOUT_RE = re.compile(
@@ -354,7 +382,7 @@ _INTERPRETERS = frozenset(("python", "perl", "ruby", "lua", "php", "tcl"))
 the digit is a version of the language. Any other name glued to one digit ("namd3") is a name
 of its own, written as it is (the labelling convention keeps a name's digits)."""
 _COMPILERS = frozenset(("gcc", "llvm", "intel-oneapi-compilers", "nvhpc", "aocc"))
-_BUILT_HINT_RE = re.compile(rf"(?:{_BUILT})\s+(?:with|against|for)", FLAGS)
+_BUILT_HINT_RE = re.compile(rf"{_letter_led(_BUILT.split('|'))}\s+(?:with|against|for)", FLAGS)
 _ENABLED_AFTER_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}){WORD_END}{_WITH_SPEC}"
     rf"(?:\s*,\s*|[^\S\n]+(?=(?:{_VARIANT_WORDS})[^\S\n-]*-?[^\S\n]*build(?!\w)))"
@@ -365,8 +393,11 @@ _ENABLED_AFTER_RE = re.compile(
 as a kind of build ("NAMD 3.0 CUDA build", "LAMMPS Kokkos-build"): a catalogued package before
 a catalogued variant word and "build" leaves no other reading."""
 _ENABLED_HINT_RE = re.compile(
-    r"(?:,\s*|[^\S\n])[\w-]+[\s-]+(?:enabled|support|build|variant)(?!\w)", FLAGS
+    r"[\s-](?<=[\w-].)[\s-]*(?:enabled|support|build|variant)(?!\w)", FLAGS
 )
+"""What every match of :data:`_ENABLED_AFTER_RE` contains ("ELPA enabled", "Kokkos-build"): a
+word, then a space or hyphen before the word of the build. Led by that space's class, which
+the engine skips to, instead of trying the word before it at every space."""
 _DESCRIBED_BUILD_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}"
     r"(?P<noun>(?:[^\S\n]+[a-z][a-z-]{2,30}){0,2}[^\S\n]+"
@@ -387,7 +418,7 @@ _GLOSSED_BUILD_RE = re.compile(
 )
 """A kind of build glossed in brackets by its back end: "QE 7.3 GPU buld (cuda)" is the
 CUDA build of QE, not QE and a CUDA toolkit beside it."""
-_BUILD_NOUN_HINT_RE = re.compile(rf"{_BUILD_NOUN}(?![a-z])", FLAGS)
+_BUILD_NOUN_HINT_RE = re.compile(rf"{_letter_led(_BUILD_NOUNS.split('|'))}(?![a-z])", FLAGS)
 """What every match of :data:`_DESCRIBED_BUILD_RE` and :data:`_GLOSSED_BUILD_RE` contains
 ("build", "buld"): skips their scans."""
 _PREFIX_VARIANT_RE = re.compile(
@@ -431,9 +462,11 @@ _IN_BUILD_RE = re.compile(
 """A variant said as the build the package runs in: "TELEMAC (release 8.4) in its MPI build",
 "LS-DYNA R13 in the double precision version", "NAMD 3.0 as the CUDA build", "GROMACS 2024
 in double precision"."""
+_IN_BUILD_PHRASE = (
+    r"\s+(?:the|its|a|an)\s+[\w-]+[\s-]+(?:\w+[\s-]+)?(?:build|version|variant|flavou?r)(?!\w)"
+)
 _IN_BUILD_HINT_RE = re.compile(
-    r"(?:in|as)\s+(?:the|its|a|an)\s+[\w-]+[\s-]+(?:\w+[\s-]+)?"
-    r"(?:build|version|variant|flavou?r)(?!\w)|in\s+double[\s-]+precision",
+    _letter_led([f"in{_IN_BUILD_PHRASE}", f"as{_IN_BUILD_PHRASE}", r"in\s+double[\s-]+precision"]),
     FLAGS,
 )
 _PRECISION_BEFORE_RE = re.compile(
@@ -643,7 +676,8 @@ def extract_mpi(scanner: Scanner, draft: Draft) -> None:
         draft.runtime_spots["mpi"] = [at for at, *_ in named]
     if any_mpi:
         draft.mpi = MPIRequirement()
-    if _WRAPPER_RANKS_RE.search(scanner.original):
+    folded = fold(scanner.original)
+    if any(w in folded for w in _WRAPPER_TRIGGERS) and _WRAPPER_RANKS_RE.search(scanner.original):
         draft.mpi_implied = True  # "the ranks do the counting with mpi4py": MPI underneath
 
 
@@ -660,6 +694,9 @@ _WRAPPER_RANKS_RE = re.compile(
 """Ranks and a Python MPI wrapper in one sentence ("the ranks do sharded counting with mpi4py",
 "mpi4py spreads the grid over the ranks"): the wrapper's ranks run on an MPI, so any MPI is
 asked for. "Each rank drives one GPU" alone says nothing of MPI (torchrun has ranks too)."""
+_WRAPPER_TRIGGERS = triggers(_WRAPPER_RANKS_RE) or ("",)
+"""The wrapper names of which every match holds one (folded): a substring test that spares
+most texts the pattern's scan ("" where none could be proven: always scan)."""
 
 
 _ANY_MPI_RE = re.compile(
@@ -1047,8 +1084,16 @@ lost; the words between are left to the readers after this one. Without a bound 
 before a word that names no package ("Ubuntu 20.04 is too old"), the phrase is read as before."""
 
 
+_REJECTED_WORDS_RE = re.compile("|".join(map(re.escape, trigger_clauses(_REJECTED_RE)[0])))
+"""The words of which every match of :data:`_REJECTED_RE` holds one ("old", "obsolete"), as
+one alternation of literals over the folded text: most texts hold none, and are spared the
+pattern's scan, which tries every word as a name."""
+
+
 def skip_rejected_versions(scanner: Scanner, draft: Draft) -> None:
     """Read a turned-down version as the newer bound after it (see :data:`_REJECTED_RE`)."""
+    if not _REJECTED_WORDS_RE.search(fold(scanner.text)):
+        return
     for m in _REJECTED_RE.finditer(scanner.text):
         found = m.group("name")
         name = lookup(lexicon.SOFTWARE, found)
@@ -1217,8 +1262,8 @@ def _fallbacks(
     return pairs, restated
 
 
-_EITHER_ONE_RE = re.compile(
-    r"(?<!\w)either(?:\s+(?:one|of\s+(?:them|these|those|the\s+two)))?(?:\s+(?:is|are|would|will|"
+_EITHER_ONE_RE = re.compile(  # led by the class of "e", which the engine skips to
+    r"(?-i:[Ee])(?<!\w.)ither(?:\s+(?:one|of\s+(?:them|these|those|the\s+two)))?(?:\s+(?:is|are|would|will|"
     r"should|can|could))?(?:\s+(?:be|do|work))?\s+(?:(?:totally|perfectly|just|equally)\s+)?"
     r"(?:fine|ok|okay|good|acceptable|works?|do|suffices?|usable)(?!\w)",
     FLAGS,
@@ -1684,6 +1729,8 @@ def _rejoin_gpu_names(scanner: Scanner) -> None:
     """ "AutoDock-GPU", "pennylane-lightning-gpu": a package whose name ends in "-GPU". The
     compute stage read the GPU; the name gets its last part back when the rest of it is no
     English word ("multi-GPU" and "single-GPU" stay adjectives)."""
+    if "-\x00\x00\x00" not in scanner.text:
+        return  # no blanked GPU after a hyphen: most texts, spared the scan of every word
     for m in list(_GPU_SUFFIXED_RE.finditer(scanner.text)):
         start, end = m.span("gpu")
         if scanner.original[start:end].lower() != "gpu":

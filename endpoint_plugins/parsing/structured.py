@@ -39,6 +39,7 @@ from endpoint_plugins.parsing.scanner import (
     squash,
 )
 from endpoint_plugins.parsing.timing import duration_seconds, hms_seconds
+from endpoint_plugins.parsing.triggers import fold, trigger_clauses
 from endpoint_plugins.parsing.vocabulary import filler_words
 from providers.wire.requirements import Fabric, Feature, GpuVendor, StorageKind, Urgency
 
@@ -960,6 +961,33 @@ _PBS_NODES_RE = re.compile(
 """Torque's ``nodes=4:ppn=28``; a trailing ``:ib`` is the InfiniBand node property."""
 _DIRECTIVE_RE = re.compile(r"^[ \t]*#(?:SBATCH|PBS|BSUB|\$|COBALT|FLUX:?|MSUB)\b", FLAGS | re.M)
 _SHEBANG_RE = re.compile(r"^[ \t]*#!.*$", re.M)
+_PBS_RE = re.compile(r"#PBS|(?<![\w-])qsub(?![\w-])", FLAGS)
+_LSF_RE = re.compile(r"#BSUB|(?<![\w-])bsub(?![\w-])", FLAGS)
+
+
+def _gated(pattern: re.Pattern[str]) -> Callable[[str, str], bool]:
+    """Whether ``pattern`` matches a text, given the text and its :func:`fold`.
+
+    Most requests hold none of the strings every match must contain (see
+    :func:`trigger_clauses`; "sbatch", "#pbs"), and a substring test of the folded text
+    answers for them far sooner than a scan, which tries the pattern at every position. Each
+    clause's strings are searched as one alternation of literals, which the engine skips
+    through by their first characters."""
+    clauses = [re.compile("|".join(map(re.escape, c))) for c in trigger_clauses(pattern)]
+
+    def found(text: str, folded: str) -> bool:
+        if not all(clause.search(folded) for clause in clauses):
+            return False
+        return pattern.search(text) is not None
+
+    return found
+
+
+_HAS_DIRECTIVE = _gated(_DIRECTIVE_RE)
+_HAS_SHEBANG = _gated(_SHEBANG_RE)
+_HAS_FLAG_CONTEXT = _gated(_FLAG_CONTEXT_RE)
+_HAS_PBS = _gated(_PBS_RE)
+_HAS_LSF = _gated(_LSF_RE)
 _MODULE_RE = re.compile(
     r"^[ \t]*(?:\$\s*)?(?:module\s+(?:load|add|swap)|ml(?=\s)|spack\s+load|spack\s+install"
     r"|pip3?\s+install|conda\s+install|mamba\s+install)"
@@ -1882,6 +1910,8 @@ def _package_blocks(text: str) -> list[tuple[int, int]]:
     words, and a bare item beside a pinned one was quoted as unread. Each item that is one
     name (maybe with a version) is a name; anything longer is left to the other readers."""
     spans: list[tuple[int, int]] = []
+    if ":" not in text:
+        return spans  # no key line: spares the scan, which tries every line start
     for m in _PACKAGE_KEY_LINE_RE.finditer(text):
         key = squash(m.group("key"))
         if key not in _SOFTWARE_KEYS or key in _NOT_LIST_KEYS:
@@ -1904,12 +1934,13 @@ def extract_structured(scanner: Scanner, draft: Draft, now: datetime) -> None:
     """Directives, flags, ``key=value`` pairs and script lines (see module docstring)."""
     text = scanner.text
     draft.name_spans.extend(_package_blocks(text))
-    script = bool(_DIRECTIVE_RE.search(text) or _SHEBANG_RE.search(text))
-    flags = bool(_FLAG_CONTEXT_RE.search(text))
+    folded = fold(text)
+    script = _HAS_DIRECTIVE(text, folded) or _HAS_SHEBANG(text, folded)
+    flags = _HAS_FLAG_CONTEXT(text, folded)
     dialect = "slurm"
-    if re.search(r"#PBS|(?<![\w-])qsub(?![\w-])", text, FLAGS):
+    if _HAS_PBS(text, folded):
         dialect = "pbs"
-    elif re.search(r"#BSUB|(?<![\w-])bsub(?![\w-])", text, FLAGS):
+    elif _HAS_LSF(text, folded):
         dialect = "lsf"
     scanner.take(_SHEBANG_RE, lambda m: True)
     scanner.take(_DIRECTIVE_RE, lambda m: True)

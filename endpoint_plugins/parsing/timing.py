@@ -429,8 +429,13 @@ _ASKED_THEN_RE = re.compile(
     FLAGS,
 )
 _THEN_WORD_RE = re.compile(
-    r"(?<!\w)(?:by|before|until|till)\s+(?:then|that\s+(?:day|date))(?!\w)", FLAGS
+    r"(?-i:[BbTtUu])(?<!\w.)(?:(?<=b)y|(?<=b)efore|(?<=u)ntil|(?<=t)ill)"
+    r"\s+(?:then|that\s+(?:day|date))(?!\w)",
+    FLAGS,
 )
+"""A gate for :data:`_BY_THEN_RE` ("by then", "until that day"). Led by a case-sensitive class
+of the first letters, which the engine skips to, where a case-folded alternation after a
+look-behind is tried at every position; a one-letter look-behind picks the word."""
 _DEADLINE_TYPO_RE = re.compile(
     rf"(?=d)(?<!\w)(?P<typo>de[a-z]{{4,7}})(?P<is>['\u2019]s(?!\w)|\s+is(?!\w))?\s*:?\s*{_ON_DATE}",
     FLAGS,
