@@ -117,6 +117,9 @@ _SUCH_HINT_RE = re.compile(
     r"\w\s+(?:such|identical|similar|of\s+these|of\s+those|these|those)\s+\w", FLAGS
 )
 """Cheap guard before looking for "6 such nodes" (see ``such_at`` below)."""
+_SUCH_WORDS = ("such", "identical", "similar", "these", "those")
+"""One of these is in every text :data:`_SUCH_HINT_RE` finds something in: a substring test
+on the folded text rules most texts out before that pattern is tried at every position."""
 _EACH_NODE_HAS_RE = re.compile(
     r"(?:one|1)\s+(?:node|machine|host|server|computer)\s+(?:has|have|having|with|gets?)\s+\d",
     FLAGS,
@@ -391,9 +394,8 @@ _VENDOR_ALLOWED_RE = re.compile(
 as well", "happy with an Intel one too"): the writer says what else they would accept, so no
 vendor is required. Only the additive forms count ("also", "too", "as well", "either"): "any
 NVIDIA card is fine" and "NVIDIA or AMD is fine" are read as before (a vendor, a choice)."""
-_VENDOR_ALLOWED_HINT_RE = re.compile(
-    r"fine|ok|acceptable|alright|all\s+right|problem|works?\s|happy", FLAGS
-)
+_VENDOR_ALLOWED_HINTS = ("fine", "ok", "acceptable", "right", "problem", "work", "happy")
+"""One of these is in every match of :data:`_VENDOR_ALLOWED_RE` (folded text)."""
 
 
 def _shape(named: bool) -> str:
@@ -431,9 +433,21 @@ _MIN_MODEL_RE = re.compile(
 """A lowest GPU model, not one model: "A100 or newer", "anything newer than a V100", "from
 the V100 generation onwards". No field holds a minimum model, so the phrase is quoted as
 unresolved and no model is required (a site with only H100s must not be turned away)."""
-_MIN_MODEL_HINT_RE = re.compile(
-    r"newer|better|faster|recent|above|higher|onward|(?<!\w)up(?!\w)|(?<!\w)from\s", FLAGS
-)
+_MIN_MODEL_HINTS = ("newer", "better", "faster", "recent", "above", "higher", "onward")
+_UP_FROM_RE = re.compile(r"(?<!\w)(?:up(?!\w)|from\s)", FLAGS)
+"""With :data:`_MIN_MODEL_HINTS`, the words without which :data:`_MIN_MODEL_RE` is not tried
+(see :func:`_may_name_min_model`)."""
+
+
+def _may_name_min_model(folded: str, text: str) -> bool:
+    """Whether ``text`` holds a hint word for :data:`_MIN_MODEL_RE`: plain substrings first; the
+    short words "up" and "from" count only as whole words, so the pattern for them is run only
+    on a text that holds the letters."""
+    return _holds(folded, _MIN_MODEL_HINTS) or (
+        ("up" in folded or "from" in folded) and _UP_FROM_RE.search(text) is not None
+    )
+
+
 _LICENCE_COUNT_RE = re.compile(
     r"(?<!\w)li(?:c|s|sc)en[cs](?:es?|ed)(?:\s+(?:tokens?|seats?|keys?|units?))?\s+(?:for|covering|covers|of|"
     r"limited\s+to)\s+"
@@ -703,7 +717,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     node_spans: list[tuple[int, int]] = []
     such_at = (
         [m.start() for m in _NODES_RE.finditer(scanner.text) if m.group("such")]
-        if _SUCH_HINT_RE.search(scanner.text)
+        if _holds(fold(scanner.text), _SUCH_WORDS) and _SUCH_HINT_RE.search(scanner.text)
         else []
     )
     """Where a count of nodes described before starts ("6 such nodes", "4 of these nodes")."""
@@ -831,7 +845,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         scanner.take(_CPU_GENERATION_RE, lambda m: _cpu_generation(draft, m))
     if any(w in scanner.text.lower() for w in ("licen", "lisen", "liscen")):
         scanner.take(_LICENCE_COUNT_RE, lambda m: _quote(draft, m))
-    if _MIN_MODEL_HINT_RE.search(scanner.text):
+    if _may_name_min_model(fold(scanner.text), scanner.text):
         scanner.take(_MIN_MODEL_RE, lambda m: _min_model(scanner, draft, m))
     scanner.take(_GPU_MEMORY_RE, gpu_memory)
     scanner.take(_GPU_MEMORY_FIRST_RE, gpu_memory)
@@ -846,7 +860,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     folded = fold(scanner.text)  # as the scanner's triggers see it, for the gates below
     if _holds(folded, _GPU_WORD_STEMS) and _holds(folded, _CPU_WORD_STEMS):
         scanner.take(_GPU_OR_CPU_RE, cpu_or_gpu)
-    if _VENDOR_ALLOWED_HINT_RE.search(low):
+    if _holds(folded, _VENDOR_ALLOWED_HINTS):
         scanner.take(_VENDOR_ALLOWED_RE, lambda m: _vendor_allowed(draft, m))
     if " or " in low or "/" in low:
         scanner.take(_VENDOR_CHOICE_RE, lambda m: _vendor_choice(draft, m))
