@@ -129,7 +129,9 @@ _ONE_UNIT_WORDS = ("machine", "computer", "workstation", "host", "server", "box"
 """Singular words for one node that :data:`lexicon.NODE_WORDS` leaves out as vague on their own
 ("a big machine"). Beginners and non-native writers use them for the node they ask for."""
 _ONE_UNIT_RE = re.compile(
-    r"(?<![\w-])(?:(?P<one>one|1|a\s+single|one\s+single|single"
+    # every match starts with "a", "o", "s" or "1": the look-ahead rejects most positions with
+    # one test, before the costlier look-behind
+    r"(?=[aos1])(?<![\w-])(?:(?P<one>one|1|a\s+single|one\s+single|single"
     r"|(?:an?\s+)?(?P<single>s[a-z]{3,6})(?=[\s-]+(?:node|machine|computer|server|host|box)(?![\w-])))"
     r"|(?P<article>an?))\s+"
     r"(?:(?:(?:big|large|huge|fat|hi|high)[\s-]?mem(?:ory)?(?![a-z])|big|large|powerful|strong|beefy|fast|dedicated|linux|arm|x86|gpu|cpu|compute|fat|"
@@ -421,13 +423,19 @@ _MODEL_CHOICE_RE = re.compile(
 _NEWER = r"(?:newer|later|better|faster|above|higher|up|more\s+recent)"
 _GENERATION = r"(?:[\s-]+(?:generation|gen|class|series|family|era|level))?"
 _MIN_MODEL_RE = re.compile(
-    r"(?<!\w)(?:(?:anything|any\s+gpu|any\s+card|something)\s+)?(?:newer|better|faster|"
+    # every match starts with a model, a vendor or one of the words below: the look-ahead
+    # rejects most positions before the alternatives are tried
+    starts_with(
+        [*_MODEL_SPELLINGS, *lexicon.GPU_VENDORS, "anything", "any", "something"]
+        + ["newer", "better", "faster", "more", "from"]
+    )
+    + r"(?<!\w)(?:(?:(?:anything|any\s+gpu|any\s+card|something)\s+)?(?:newer|better|faster|"
     rf"more\s+recent)\s+than\s+(?:an?\s+|the\s+)?(?:{_VENDOR}\s+)?{_MODEL}s?(?!\w)"
-    r"|(?<!\w)(?:(?:anything|any\s+gpu|any\s+card)\s+)?from\s+(?:an?\s+|the\s+)?"
+    r"|(?:(?:anything|any\s+gpu|any\s+card)\s+)?from\s+(?:an?\s+|the\s+)?"
     rf"(?:{_VENDOR}\s+)?{_MODEL}{_GENERATION}\s+(?:on(?:wards?)?|up(?:wards?)?)(?!\w)"
-    rf"|(?<!\w)(?:{_VENDOR}\s+)?{_MODEL}s?{_GENERATION}\s*(?:,\s*)?"
+    rf"|(?:{_VENDOR}\s+)?{_MODEL}s?{_GENERATION}\s*(?:,\s*)?"
     rf"(?:or\s+(?:anything\s+|something\s+)?{_NEWER}|and\s+(?:newer|later|up|above))(?!\w)"
-    rf"|(?<!\w)(?:{_VENDOR}\s+)?{_MODEL}{_GENERATION}\s+onwards?(?!\w)",
+    rf"|(?:{_VENDOR}\s+)?{_MODEL}{_GENERATION}\s+onwards?(?!\w))",
     FLAGS,
 )
 """A lowest GPU model, not one model: "A100 or newer", "anything newer than a V100", "from
