@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from endpoint_plugins.parsing.draft import Count, Draft, Mention
-from endpoint_plugins.parsing.scanner import FLAGS
+from endpoint_plugins.parsing.scanner import FLAGS, starts_with
 
 _SENTENCE_END_RE = re.compile(
     r"[.!?](?=\s)|;|\n[ \t]*\n"
@@ -44,7 +44,14 @@ QUOTED_LINES_RE = re.compile(
 )
 """Quoted lines of a reply ("> I needed 3 nodes") and the "Alice wrote:" line above them."""
 _PAST_RE = re.compile(
-    r"(?<!\w)(?:"
+    # the first word of every alternative below: the look-ahead rejects most positions with one
+    # test, before the look-behind and the alternatives are tried
+    starts_with(
+        "last previously historically in used years months weeks days back during previous"
+        " earlier prior past former older on at i we they he she it with against from of old"
+        " jobs runs job run ran pipeline stack version setup module no any our for".split()
+    )
+    + r"(?<!\w)(?:"
     r"last\s+(?:year|month|week|time|summer|winter|spring|autumn|fall|semester|term|round|run"
     r"|campaign|attempt|allocation|project)"
     r"|previously|historically|in\s+the\s+past|used\s+to|(?:years?|months?|weeks?|days?)\s+ago|back\s+then"
@@ -71,7 +78,8 @@ _PAST_RE = re.compile(
 )
 """Markers of a clause about what was done before, not what is asked for now."""
 _ASK_RE = re.compile(
-    r"(?<!\w)(?:(?:i|we)\s+(?:\w+\s+)?(?:need|want|require|request|would\s+like|'d\s+like)"
+    starts_with("i we please could can may give is are would".split())  # as for _PAST_RE
+    + r"(?<!\w)(?:(?:i|we)\s+(?:\w+\s+)?(?:need|want|require|request|would\s+like|'d\s+like)"
     r"|(?:i|we)'d\s+like|(?:i|we)\s+am\s+asking|(?:i|we)'m\s+asking|please|"
     r"(?:could|can|may)\s+(?:i|we|you)|give\s+(?:me|us)|(?:i'd|we'd)\s+need|"
     r"(?:is|are)\s+enough|would\s+be\s+(?:enough|fine|great|comfortable))(?!\w)",
