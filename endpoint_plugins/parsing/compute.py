@@ -62,7 +62,11 @@ _SCOPE = (
 """The scope of a count, also past a short aside: "8 GPUs (GCDs) per node"."""
 _UNIT_END = rf"(?!\w|-[^\W\d_]){NOT_RATE}"
 
-_CPU_ONLY_RE = re.compile(rf"(?<!\w){alternation(lexicon.CPU_ONLY_WORDS)}(?!\w)", FLAGS)
+_CPU_ONLY_RE = re.compile(
+    # the first-letter look-ahead rejects most positions before the costlier look-behind
+    rf"{starts_with(lexicon.CPU_ONLY_WORDS)}(?<!\w){alternation(lexicon.CPU_ONLY_WORDS)}(?!\w)",
+    FLAGS,
+)
 _CPU_KIND_BEFORE_RE = re.compile(
     r"(?<!\w)(?:amd|intel|arm(?:64)?|aarch64|x86(?:[_-]64)?|amd64|power\d*|ppc64le|epyc|xeon|"
     r"grace|a64fx|risc-?v|zen\s?\d|genoa|milan|rome|bergamo|turin|\w+\s+(?:lake|rapids)|"
@@ -397,7 +401,9 @@ as well", "happy with an Intel one too"): the writer says what else they would a
 vendor is required. Only the additive forms count ("also", "too", "as well", "either"): "any
 NVIDIA card is fine" and "NVIDIA or AMD is fine" are read as before (a vendor, a choice)."""
 _VENDOR_ALLOWED_HINTS = ("fine", "ok", "acceptable", "right", "problem", "work", "happy")
-"""One of these is in every match of :data:`_VENDOR_ALLOWED_RE` (folded text)."""
+"""One of these, and one of :data:`_VENDOR_NAMES`, is in every match of
+:data:`_VENDOR_ALLOWED_RE` (folded text)."""
+_VENDOR_NAMES = ("nvidia", "amd", "intel")
 
 
 def _shape(named: bool) -> str:
@@ -554,7 +560,7 @@ _RANKS_RE = re.compile(
 )
 _MODEL_RE = re.compile(rf"(?<!\w){_MODEL_PHRASE}(?:\s+{_GPU_WORD})?(?!\w)", FLAGS)
 _GPU_MENTION_RE = re.compile(
-    rf"(?<!\w){_GPU_WORD}(?:[\s-]+(?:accelerated|enabled|capable|partition|queue|support))?"
+    rf"{starts_with(lexicon.GPU_WORDS)}(?<!\w){_GPU_WORD}(?:[\s-]+(?:accelerated|enabled|capable|partition|queue|support))?"
     r"(?!\w)",
     FLAGS,
 )
@@ -571,7 +577,8 @@ _MEMORY_AFTER_RE = re.compile(
     FLAGS,
 )
 _MEMORY_BEFORE_RE = re.compile(
-    rf"(?<!\w)(?P<tot>(?:total|aggregate|combined|overall)\s+)?{_MEMORY}"
+    starts_with([*lexicon.MEMORY_WORDS, "total", "aggregate", "combined", "overall"])
+    + rf"(?<!\w)(?P<tot>(?:total|aggregate|combined|overall)\s+)?{_MEMORY}"
     r"(?P<pre>\s+(?:per|of|on|for|in)\s+(?:the\s+|each\s+|a\s+|every\s+)?node)?"
     r"(?:-?wise)?(?:\s*\(|\s+-|\s*,)?"
     r"(?:\s+(?:should|must|needs?\s+to|has\s+to|will|would|shall)\s+be"
@@ -868,7 +875,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     folded = fold(scanner.text)  # as the scanner's triggers see it, for the gates below
     if _holds(folded, _GPU_WORD_STEMS) and _holds(folded, _CPU_WORD_STEMS):
         scanner.take(_GPU_OR_CPU_RE, cpu_or_gpu)
-    if _holds(folded, _VENDOR_ALLOWED_HINTS):
+    if _holds(folded, _VENDOR_NAMES) and _holds(folded, _VENDOR_ALLOWED_HINTS):
         scanner.take(_VENDOR_ALLOWED_RE, lambda m: _vendor_allowed(draft, m))
     if " or " in low or "/" in low:
         scanner.take(_VENDOR_CHOICE_RE, lambda m: _vendor_choice(draft, m))

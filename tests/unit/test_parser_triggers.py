@@ -160,7 +160,10 @@ def test_a_hand_written_gate_holds_for_every_match_of_its_pattern() -> None:
     word_gates: list[tuple[Callable[[str], bool], re.Pattern[str]]] = [
         (lambda t: compute._holds(fold(t), compute._SUCH_WORDS), compute._SUCH_HINT_RE),
         (
-            lambda t: compute._holds(fold(t), compute._VENDOR_ALLOWED_HINTS),
+            lambda t: (
+                compute._holds(fold(t), compute._VENDOR_NAMES)
+                and compute._holds(fold(t), compute._VENDOR_ALLOWED_HINTS)
+            ),
             compute._VENDOR_ALLOWED_RE,
         ),
         (lambda t: compute._may_name_min_model(fold(t), t), compute._MIN_MODEL_RE),
