@@ -62,7 +62,11 @@ _SCOPE = (
 """The scope of a count, also past a short aside: "8 GPUs (GCDs) per node"."""
 _UNIT_END = rf"(?!\w|-[^\W\d_]){NOT_RATE}"
 
-_CPU_ONLY_RE = re.compile(rf"(?<!\w){alternation(lexicon.CPU_ONLY_WORDS)}(?!\w)", FLAGS)
+_CPU_ONLY_RE = re.compile(
+    # the first-letter look-ahead rejects most positions before the costlier look-behind
+    rf"{starts_with(lexicon.CPU_ONLY_WORDS)}(?<!\w){alternation(lexicon.CPU_ONLY_WORDS)}(?!\w)",
+    FLAGS,
+)
 _CPU_KIND_BEFORE_RE = re.compile(
     r"(?<!\w)(?:amd|intel|arm(?:64)?|aarch64|x86(?:[_-]64)?|amd64|power\d*|ppc64le|epyc|xeon|"
     r"grace|a64fx|risc-?v|zen\s?\d|genoa|milan|rome|bergamo|turin|\w+\s+(?:lake|rapids)|"
@@ -117,6 +121,9 @@ _SUCH_HINT_RE = re.compile(
     r"\w\s+(?:such|identical|similar|of\s+these|of\s+those|these|those)\s+\w", FLAGS
 )
 """Cheap guard before looking for "6 such nodes" (see ``such_at`` below)."""
+_SUCH_WORDS = ("such", "identical", "similar", "these", "those")
+"""One of these is in every text :data:`_SUCH_HINT_RE` finds something in: a substring test
+on the folded text rules most texts out before that pattern is tried at every position."""
 _EACH_NODE_HAS_RE = re.compile(
     r"(?:one|1)\s+(?:node|machine|host|server|computer)\s+(?:has|have|having|with|gets?)\s+\d",
     FLAGS,
@@ -126,7 +133,9 @@ _ONE_UNIT_WORDS = ("machine", "computer", "workstation", "host", "server", "box"
 """Singular words for one node that :data:`lexicon.NODE_WORDS` leaves out as vague on their own
 ("a big machine"). Beginners and non-native writers use them for the node they ask for."""
 _ONE_UNIT_RE = re.compile(
-    r"(?<![\w-])(?:(?P<one>one|1|a\s+single|one\s+single|single"
+    # every match starts with "a", "o", "s" or "1": the look-ahead rejects most positions with
+    # one test, before the costlier look-behind
+    r"(?=[aos1])(?<![\w-])(?:(?P<one>one|1|a\s+single|one\s+single|single"
     r"|(?:an?\s+)?(?P<single>s[a-z]{3,6})(?=[\s-]+(?:node|machine|computer|server|host|box)(?![\w-])))"
     r"|(?P<article>an?))\s+"
     r"(?:(?:(?:big|large|huge|fat|hi|high)[\s-]?mem(?:ory)?(?![a-z])|big|large|powerful|strong|beefy|fast|dedicated|linux|arm|x86|gpu|cpu|compute|fat|"
@@ -391,9 +400,10 @@ _VENDOR_ALLOWED_RE = re.compile(
 as well", "happy with an Intel one too"): the writer says what else they would accept, so no
 vendor is required. Only the additive forms count ("also", "too", "as well", "either"): "any
 NVIDIA card is fine" and "NVIDIA or AMD is fine" are read as before (a vendor, a choice)."""
-_VENDOR_ALLOWED_HINT_RE = re.compile(
-    r"fine|ok|acceptable|alright|all\s+right|problem|works?\s|happy", FLAGS
-)
+_VENDOR_ALLOWED_HINTS = ("fine", "ok", "acceptable", "right", "problem", "work", "happy")
+"""One of these, and one of :data:`_VENDOR_NAMES`, is in every match of
+:data:`_VENDOR_ALLOWED_RE` (folded text)."""
+_VENDOR_NAMES = ("nvidia", "amd", "intel")
 
 
 def _shape(named: bool) -> str:
@@ -419,21 +429,39 @@ _MODEL_CHOICE_RE = re.compile(
 _NEWER = r"(?:newer|later|better|faster|above|higher|up|more\s+recent)"
 _GENERATION = r"(?:[\s-]+(?:generation|gen|class|series|family|era|level))?"
 _MIN_MODEL_RE = re.compile(
-    r"(?<!\w)(?:(?:anything|any\s+gpu|any\s+card|something)\s+)?(?:newer|better|faster|"
+    # every match starts with a model, a vendor or one of the words below: the look-ahead
+    # rejects most positions before the alternatives are tried
+    starts_with(
+        [*_MODEL_SPELLINGS, *lexicon.GPU_VENDORS, "anything", "any", "something"]
+        + ["newer", "better", "faster", "more", "from"]
+    )
+    + r"(?<!\w)(?:(?:(?:anything|any\s+gpu|any\s+card|something)\s+)?(?:newer|better|faster|"
     rf"more\s+recent)\s+than\s+(?:an?\s+|the\s+)?(?:{_VENDOR}\s+)?{_MODEL}s?(?!\w)"
-    r"|(?<!\w)(?:(?:anything|any\s+gpu|any\s+card)\s+)?from\s+(?:an?\s+|the\s+)?"
+    r"|(?:(?:anything|any\s+gpu|any\s+card)\s+)?from\s+(?:an?\s+|the\s+)?"
     rf"(?:{_VENDOR}\s+)?{_MODEL}{_GENERATION}\s+(?:on(?:wards?)?|up(?:wards?)?)(?!\w)"
-    rf"|(?<!\w)(?:{_VENDOR}\s+)?{_MODEL}s?{_GENERATION}\s*(?:,\s*)?"
+    rf"|(?:{_VENDOR}\s+)?{_MODEL}s?{_GENERATION}\s*(?:,\s*)?"
     rf"(?:or\s+(?:anything\s+|something\s+)?{_NEWER}|and\s+(?:newer|later|up|above))(?!\w)"
-    rf"|(?<!\w)(?:{_VENDOR}\s+)?{_MODEL}{_GENERATION}\s+onwards?(?!\w)",
+    rf"|(?:{_VENDOR}\s+)?{_MODEL}{_GENERATION}\s+onwards?(?!\w))",
     FLAGS,
 )
 """A lowest GPU model, not one model: "A100 or newer", "anything newer than a V100", "from
 the V100 generation onwards". No field holds a minimum model, so the phrase is quoted as
 unresolved and no model is required (a site with only H100s must not be turned away)."""
-_MIN_MODEL_HINT_RE = re.compile(
-    r"newer|better|faster|recent|above|higher|onward|(?<!\w)up(?!\w)|(?<!\w)from\s", FLAGS
-)
+_MIN_MODEL_HINTS = ("newer", "better", "faster", "recent", "above", "higher", "onward")
+_UP_FROM_RE = re.compile(r"(?<!\w)(?:up(?!\w)|from\s)", FLAGS)
+"""With :data:`_MIN_MODEL_HINTS`, the words without which :data:`_MIN_MODEL_RE` is not tried
+(see :func:`_may_name_min_model`)."""
+
+
+def _may_name_min_model(folded: str, text: str) -> bool:
+    """Whether ``text`` holds a hint word for :data:`_MIN_MODEL_RE`: plain substrings first; the
+    short words "up" and "from" count only as whole words, so the pattern for them is run only
+    on a text that holds the letters."""
+    return _holds(folded, _MIN_MODEL_HINTS) or (
+        ("up" in folded or "from" in folded) and _UP_FROM_RE.search(text) is not None
+    )
+
+
 _LICENCE_COUNT_RE = re.compile(
     r"(?<!\w)li(?:c|s|sc)en[cs](?:es?|ed)(?:\s+(?:tokens?|seats?|keys?|units?))?\s+(?:for|covering|covers|of|"
     r"limited\s+to)\s+"
@@ -532,7 +560,7 @@ _RANKS_RE = re.compile(
 )
 _MODEL_RE = re.compile(rf"(?<!\w){_MODEL_PHRASE}(?:\s+{_GPU_WORD})?(?!\w)", FLAGS)
 _GPU_MENTION_RE = re.compile(
-    rf"(?<!\w){_GPU_WORD}(?:[\s-]+(?:accelerated|enabled|capable|partition|queue|support))?"
+    rf"{starts_with(lexicon.GPU_WORDS)}(?<!\w){_GPU_WORD}(?:[\s-]+(?:accelerated|enabled|capable|partition|queue|support))?"
     r"(?!\w)",
     FLAGS,
 )
@@ -549,7 +577,8 @@ _MEMORY_AFTER_RE = re.compile(
     FLAGS,
 )
 _MEMORY_BEFORE_RE = re.compile(
-    rf"(?<!\w)(?P<tot>(?:total|aggregate|combined|overall)\s+)?{_MEMORY}"
+    starts_with([*lexicon.MEMORY_WORDS, "total", "aggregate", "combined", "overall"])
+    + rf"(?<!\w)(?P<tot>(?:total|aggregate|combined|overall)\s+)?{_MEMORY}"
     r"(?P<pre>\s+(?:per|of|on|for|in)\s+(?:the\s+|each\s+|a\s+|every\s+)?node)?"
     r"(?:-?wise)?(?:\s*\(|\s+-|\s*,)?"
     r"(?:\s+(?:should|must|needs?\s+to|has\s+to|will|would|shall)\s+be"
@@ -703,7 +732,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     node_spans: list[tuple[int, int]] = []
     such_at = (
         [m.start() for m in _NODES_RE.finditer(scanner.text) if m.group("such")]
-        if _SUCH_HINT_RE.search(scanner.text)
+        if _holds(fold(scanner.text), _SUCH_WORDS) and _SUCH_HINT_RE.search(scanner.text)
         else []
     )
     """Where a count of nodes described before starts ("6 such nodes", "4 of these nodes")."""
@@ -831,7 +860,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         scanner.take(_CPU_GENERATION_RE, lambda m: _cpu_generation(draft, m))
     if any(w in scanner.text.lower() for w in ("licen", "lisen", "liscen")):
         scanner.take(_LICENCE_COUNT_RE, lambda m: _quote(draft, m))
-    if _MIN_MODEL_HINT_RE.search(scanner.text):
+    if _may_name_min_model(fold(scanner.text), scanner.text):
         scanner.take(_MIN_MODEL_RE, lambda m: _min_model(scanner, draft, m))
     scanner.take(_GPU_MEMORY_RE, gpu_memory)
     scanner.take(_GPU_MEMORY_FIRST_RE, gpu_memory)
@@ -846,7 +875,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     folded = fold(scanner.text)  # as the scanner's triggers see it, for the gates below
     if _holds(folded, _GPU_WORD_STEMS) and _holds(folded, _CPU_WORD_STEMS):
         scanner.take(_GPU_OR_CPU_RE, cpu_or_gpu)
-    if _VENDOR_ALLOWED_HINT_RE.search(low):
+    if _holds(folded, _VENDOR_NAMES) and _holds(folded, _VENDOR_ALLOWED_HINTS):
         scanner.take(_VENDOR_ALLOWED_RE, lambda m: _vendor_allowed(draft, m))
     if " or " in low or "/" in low:
         scanner.take(_VENDOR_CHOICE_RE, lambda m: _vendor_choice(draft, m))

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from endpoint_plugins.parsing.draft import Count, Draft, Mention
-from endpoint_plugins.parsing.scanner import FLAGS
+from endpoint_plugins.parsing.scanner import FLAGS, starts_with
 
 _SENTENCE_END_RE = re.compile(
     r"[.!?](?=\s)|;|\n[ \t]*\n"
@@ -44,7 +44,14 @@ QUOTED_LINES_RE = re.compile(
 )
 """Quoted lines of a reply ("> I needed 3 nodes") and the "Alice wrote:" line above them."""
 _PAST_RE = re.compile(
-    r"(?<!\w)(?:"
+    # the first word of every alternative below: the look-ahead rejects most positions with one
+    # test, before the look-behind and the alternatives are tried
+    starts_with(
+        "last previously historically in used years months weeks days back during previous"
+        " earlier prior past former older on at i we they he she it with against from of old"
+        " jobs runs job run ran pipeline stack version setup module no any our for".split()
+    )
+    + r"(?<!\w)(?:"
     r"last\s+(?:year|month|week|time|summer|winter|spring|autumn|fall|semester|term|round|run"
     r"|campaign|attempt|allocation|project)"
     r"|previously|historically|in\s+the\s+past|used\s+to|(?:years?|months?|weeks?|days?)\s+ago|back\s+then"
@@ -71,7 +78,8 @@ _PAST_RE = re.compile(
 )
 """Markers of a clause about what was done before, not what is asked for now."""
 _ASK_RE = re.compile(
-    r"(?<!\w)(?:(?:i|we)\s+(?:\w+\s+)?(?:need|want|require|request|would\s+like|'d\s+like)"
+    starts_with("i we please could can may give is are would".split())  # as for _PAST_RE
+    + r"(?<!\w)(?:(?:i|we)\s+(?:\w+\s+)?(?:need|want|require|request|would\s+like|'d\s+like)"
     r"|(?:i|we)'d\s+like|(?:i|we)\s+am\s+asking|(?:i|we)'m\s+asking|please|"
     r"(?:could|can|may)\s+(?:i|we|you)|give\s+(?:me|us)|(?:i'd|we'd)\s+need|"
     r"(?:is|are)\s+enough|would\s+be\s+(?:enough|fine|great|comfortable))(?!\w)",
@@ -265,6 +273,11 @@ def _said_pattern(said: str) -> str | re.Pattern[str] | None:
 
 def demote_history(text: str, draft: Draft) -> None:
     """Drop amounts said of the past when the same quantity is also asked for (module doc)."""
+    c = draft.compute
+    memory = [c.memory_per_node, c.memory_total, c.memory_per_core]
+    groups = ([c.nodes], [c.cores], [c.gpus], [c.gpu_models], memory, [c.walltime])
+    if all(sum(map(len, group)) < 2 for group in groups):
+        return  # a mention is dropped only for another of its quantity: the cheapest test first
     if not _maybe_history(text) and not _markers_in(text)[0] and not _INSTEAD_RE.search(text):
         return
     clauses = _clauses(text)
@@ -272,8 +285,6 @@ def demote_history(text: str, draft: Draft) -> None:
         return  # every mention would be marked neither past nor asked: nothing to drop
 
     seen: dict[str, tuple[bool, bool]] = {}
-    c = draft.compute
-    memory = [c.memory_per_node, c.memory_total, c.memory_per_core]
     said = {
         m.text for group in ([c.nodes], [c.cores], [c.gpus], memory) for ms in group for m in ms
     }
@@ -286,7 +297,7 @@ def demote_history(text: str, draft: Draft) -> None:
             known = seen[mention.text] = _marks(text, clauses, mention.text, longer)
         return known
 
-    for group in ([c.nodes], [c.cores], [c.gpus], [c.gpu_models], memory, [c.walltime]):
+    for group in groups:
         _drop_past(draft, group, marks)
     for scoped in _scopes(c):
         _keep_asked(draft, scoped, marks)
@@ -385,21 +396,30 @@ def drop_past_versions(text: str, draft: Draft) -> None:
     both would ask for a package that is 2.1 and 3.1 at once. A version is past when every
     place its number is written sits in a past clause; one said only in the past is kept.
     """
-    if not _maybe_history(text):
-        return
+    chosen = {n for n, _ in draft.version_choices}
+    several = [
+        (name, constraints)
+        for name, constraints in draft.software.items()
+        if len(constraints) > 1 and name not in chosen
+    ]
+    tools = [
+        attr
+        for attr in ("mpi", "container")
+        if (current := getattr(draft, attr)) is not None and len(current.constraints) > 1
+    ]
+    if not (several or tools) or not _maybe_history(text):
+        return  # the cheap test first: most requests name no package with two versions
     clauses = _clauses(text)
-    for name, constraints in draft.software.items():
-        if len(constraints) > 1 and not any(n == name for n, _ in draft.version_choices):
-            kept = _asked_versions(text, clauses, constraints)
-            if kept is not None:
-                draft.notes.extend(_dropped(name, constraints, kept))
-                constraints[:] = kept
-    for attr in ("mpi", "container"):
+    for name, constraints in several:
+        kept = _asked_versions(text, clauses, constraints)
+        if kept is not None:
+            draft.notes.extend(_dropped(name, constraints, kept))
+            constraints[:] = kept
+    for attr in tools:
         current = getattr(draft, attr)
-        if current is not None and len(current.constraints) > 1:
-            kept = _asked_versions(text, clauses, list(current.constraints))
-            if kept is not None:
-                setattr(draft, attr, current.model_copy(update={"constraints": tuple(kept)}))
+        kept = _asked_versions(text, clauses, list(current.constraints))
+        if kept is not None:
+            setattr(draft, attr, current.model_copy(update={"constraints": tuple(kept)}))
 
 
 def _asked_versions(

@@ -8,6 +8,7 @@ one of that pattern's triggers.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 
@@ -149,8 +150,6 @@ def test_a_hand_written_gate_holds_for_every_match_of_its_pattern() -> None:
         (resources._BUDGET_HINT_RE, resources._BUDGET_RE),
         (resources._AVOID_HINT_RE, resources._AVOID_FABRIC_RE),
         (structured._FILE_HINT_RE, structured._FILE_RE),
-        (compute._MIN_MODEL_HINT_RE, compute._MIN_MODEL_RE),
-        (compute._VENDOR_ALLOWED_HINT_RE, compute._VENDOR_ALLOWED_RE),
     ]
     texts = _sample_texts()
     for gate, pattern in gates:
@@ -158,3 +157,19 @@ def test_a_hand_written_gate_holds_for_every_match_of_its_pattern() -> None:
         assert matched, f"no sample text matches {pattern.pattern[:60]!r}"
         hidden = [t for t in matched if not gate.search(t)]
         assert not hidden, (gate.pattern, hidden[:3])
+    word_gates: list[tuple[Callable[[str], bool], re.Pattern[str]]] = [
+        (lambda t: compute._holds(fold(t), compute._SUCH_WORDS), compute._SUCH_HINT_RE),
+        (
+            lambda t: (
+                compute._holds(fold(t), compute._VENDOR_NAMES)
+                and compute._holds(fold(t), compute._VENDOR_ALLOWED_HINTS)
+            ),
+            compute._VENDOR_ALLOWED_RE,
+        ),
+        (lambda t: compute._may_name_min_model(fold(t), t), compute._MIN_MODEL_RE),
+    ]
+    for holds, pattern in word_gates:
+        matched = [t for t in texts if pattern.search(t)]
+        assert matched, f"no sample text matches {pattern.pattern[:60]!r}"
+        hidden = [t for t in matched if not holds(t)]
+        assert not hidden, (pattern.pattern[:60], hidden[:3])
