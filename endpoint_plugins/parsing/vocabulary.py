@@ -405,6 +405,8 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
             kind == "ambiguous" and capitals and _titled_mid_sentence(scanner.original, start, word)
         ):
             kinds[i] = "unread"  # "thanks to Ray", "in Stan": a proper name, quoted
+        elif kind in ("prose", "ambiguous") and _before_package_noun(scanner.original, start, word):
+            kinds[i] = "unread"  # "the vegan package": not read as a name, so quoted
     _unresolved_phrases(scanner, words, kinds, draft)
     _stray_amounts(scanner, draft)
 
@@ -1180,6 +1182,33 @@ def _lower_case_described(word: str, kind: str, m: re.Match[str]) -> bool:
         and not transposed_word(word)  # "the adjiont solver": "adjoint" mistyped
         and not word.endswith(_ADJECTIVE_NAME_ENDS)
         and not common_word(word)
+    )
+
+
+_PACKAGE_NOUN_AFTER_RE = re.compile(
+    r"[ \t]+(?:package|library|toolkit|toolbox|module)s?(?![\w-])", re.IGNORECASE
+)
+_GENERIC_MODIFIERS = frozenset(
+    "whole entire same main base core default standard new old own other official right "
+    "correct required needed necessary full latest current usual common basic extra "
+    "additional optional graphics math maths kernel python".split()
+)
+"""Words that say which or what kind of package without naming one ("the whole package", "the
+standard library", "the kernel module")."""
+
+
+def _before_package_noun(original: str, start: int, word: str) -> bool:
+    """An everyday word right before a package noun ("the vegan package", "the arrow
+    library") that no reader took for a name. It may well be the name, so it is quoted and no
+    site can answer READY on it unseen; a word that only says which package is meant ("the
+    whole package") is not."""
+    end = start + len(word)
+    if original[end : end + 1] not in (" ", "\t"):
+        return False
+    return (
+        word.lower() not in _GENERIC_MODIFIERS
+        and word.lower() not in lexicon.STOP_WORDS
+        and _PACKAGE_NOUN_AFTER_RE.match(original, end) is not None
     )
 
 
