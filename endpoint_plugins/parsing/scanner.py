@@ -50,9 +50,7 @@ class Scanner:
         Returns:
             How many matches were accepted.
         """
-        known = _TRIGGERS.get(id(pattern))
-        if known is None or known[0] is not pattern:
-            known = _TRIGGERS[id(pattern)] = _trigger_entry(pattern)
+        known = _entry(pattern)
         if known[2] and not self._holds_all(known[2]):
             return 0  # provably no match (see :mod:`triggers`): skip the scan
         accepted = 0
@@ -106,6 +104,21 @@ than the trigger test itself. The pattern is kept in the entry, so its id cannot
 
 _FEW_STRINGS = 10
 """Up to this many strings, a clause is tested string by string; above it, as one pattern."""
+
+
+def _entry(pattern: re.Pattern[str]) -> _Entry:
+    """The pattern's trigger entry, derived on first use."""
+    known = _TRIGGERS.get(id(pattern))
+    if known is None or known[0] is not pattern:
+        known = _TRIGGERS[id(pattern)] = _trigger_entry(pattern)
+    return known
+
+
+def may_match(pattern: re.Pattern[str], folded: str) -> bool:
+    """Whether ``folded`` (a text after :func:`fold`) holds a string of each of the pattern's
+    trigger clauses; False proves that the pattern cannot match the text. For a stage that
+    scans the text itself rather than through :meth:`Scanner.take`."""
+    return all(test(folded) for test in _entry(pattern)[2])
 
 
 def _trigger_entry(pattern: re.Pattern[str]) -> _Entry:

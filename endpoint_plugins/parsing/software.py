@@ -66,12 +66,13 @@ from endpoint_plugins.parsing.scanner import (
     Scanner,
     alternation,
     lookup,
+    may_match,
     sentence_around,
     sentence_start,
     squash,
     starts_with,
 )
-from endpoint_plugins.parsing.triggers import fold, trigger_clauses, triggers
+from endpoint_plugins.parsing.triggers import fold
 from endpoint_plugins.parsing.vocabulary import (
     HARDWARE_RE,
     filler_words,
@@ -677,7 +678,7 @@ def extract_mpi(scanner: Scanner, draft: Draft) -> None:
     if any_mpi:
         draft.mpi = MPIRequirement()
     folded = fold(scanner.original)
-    if any(w in folded for w in _WRAPPER_TRIGGERS) and _WRAPPER_RANKS_RE.search(scanner.original):
+    if may_match(_WRAPPER_RANKS_RE, folded) and _WRAPPER_RANKS_RE.search(scanner.original):
         draft.mpi_implied = True  # "the ranks do the counting with mpi4py": MPI underneath
 
 
@@ -694,10 +695,6 @@ _WRAPPER_RANKS_RE = re.compile(
 """Ranks and a Python MPI wrapper in one sentence ("the ranks do sharded counting with mpi4py",
 "mpi4py spreads the grid over the ranks"): the wrapper's ranks run on an MPI, so any MPI is
 asked for. "Each rank drives one GPU" alone says nothing of MPI (torchrun has ranks too)."""
-_WRAPPER_TRIGGERS = triggers(_WRAPPER_RANKS_RE) or ("",)
-"""The wrapper names of which every match holds one (folded): a substring test that spares
-most texts the pattern's scan ("" where none could be proven: always scan)."""
-
 
 _ANY_MPI_RE = re.compile(
     r"(?<!\w)any\s+(?:other\s+|recent\s+|modern\s+|standard\s+|decent\s+)?mpi"
@@ -1084,16 +1081,10 @@ lost; the words between are left to the readers after this one. Without a bound 
 before a word that names no package ("Ubuntu 20.04 is too old"), the phrase is read as before."""
 
 
-_REJECTED_WORDS_RE = re.compile("|".join(map(re.escape, trigger_clauses(_REJECTED_RE)[0])))
-"""The words of which every match of :data:`_REJECTED_RE` holds one ("old", "obsolete"), as
-one alternation of literals over the folded text: most texts hold none, and are spared the
-pattern's scan, which tries every word as a name."""
-
-
 def skip_rejected_versions(scanner: Scanner, draft: Draft) -> None:
     """Read a turned-down version as the newer bound after it (see :data:`_REJECTED_RE`)."""
-    if not _REJECTED_WORDS_RE.search(fold(scanner.text)):
-        return
+    if not may_match(_REJECTED_RE, fold(scanner.text)):
+        return  # most texts hold none of its words ("old", "obsolete"): spare the scan
     for m in _REJECTED_RE.finditer(scanner.text):
         found = m.group("name")
         name = lookup(lexicon.SOFTWARE, found)

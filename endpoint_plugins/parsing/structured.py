@@ -35,11 +35,12 @@ from endpoint_plugins.parsing.scanner import (
     alternation,
     in_range,
     lookup,
+    may_match,
     size_in_gb,
     squash,
 )
 from endpoint_plugins.parsing.timing import duration_seconds, hms_seconds
-from endpoint_plugins.parsing.triggers import fold, trigger_clauses
+from endpoint_plugins.parsing.triggers import fold
 from endpoint_plugins.parsing.vocabulary import filler_words
 from providers.wire.requirements import Fabric, Feature, GpuVendor, StorageKind, Urgency
 
@@ -966,19 +967,12 @@ _LSF_RE = re.compile(r"#BSUB|(?<![\w-])bsub(?![\w-])", FLAGS)
 
 
 def _gated(pattern: re.Pattern[str]) -> Callable[[str, str], bool]:
-    """Whether ``pattern`` matches a text, given the text and its :func:`fold`.
-
-    Most requests hold none of the strings every match must contain (see
-    :func:`trigger_clauses`; "sbatch", "#pbs"), and a substring test of the folded text
-    answers for them far sooner than a scan, which tries the pattern at every position. Each
-    clause's strings are searched as one alternation of literals, which the engine skips
-    through by their first characters."""
-    clauses = [re.compile("|".join(map(re.escape, c))) for c in trigger_clauses(pattern)]
+    """Whether ``pattern`` matches a text, given the text and its :func:`fold`: most requests
+    hold none of the strings every match must contain ("sbatch", "#pbs"), and
+    :func:`may_match` answers for them far sooner than a scan."""
 
     def found(text: str, folded: str) -> bool:
-        if not all(clause.search(folded) for clause in clauses):
-            return False
-        return pattern.search(text) is not None
+        return may_match(pattern, folded) and pattern.search(text) is not None
 
     return found
 

@@ -1191,7 +1191,7 @@ _PACKAGE_NOUN_AFTER_RE = re.compile(
 _GENERIC_MODIFIERS = frozenset(
     "whole entire same main base core default standard new old own other official right "
     "correct required needed necessary full latest current usual common basic extra "
-    "additional optional graphics math maths kernel python".split()
+    "additional optional graphics math maths kernel".split()
 )
 """Words that say which or what kind of package without naming one ("the whole package", "the
 standard library", "the kernel module")."""
