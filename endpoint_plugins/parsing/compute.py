@@ -656,7 +656,10 @@ _BARE_SIZE_RE = re.compile(
     r"links|network|interconnect|nic|fabric)(?!\w))",
     FLAGS,
 )
-_MEMORY_WORD_RE = re.compile(r"(?<!\w)(?:memory|ram)(?!\w)", FLAGS)
+_MEMORY_WORD_RE = re.compile(r"(?-i:[MmRr])(?<!\w.)(?:(?<=[Mm])emory|(?<=[Rr])am)(?!\w)", FLAGS)
+r"""The word "memory" or "ram". It starts with the first letter and looks behind it only then
+(``(?<!\w.)`` after it is ``(?<!\w)`` before it): the regex engine skips to the next such letter
+instead of trying the pattern at every position (see :data:`_TERSE_SHAPE_RE`)."""
 _NOT_MEMORY_CONTEXT_RE = re.compile(
     r"(?<!\w)(?:gpus?|vram|cards?|devices?|accelerators?|scratch|disk|disks|storage|space|ssd|"
     r"nvme|quota|file|files|data|dataset|datasets|input|output|outputs|archive|database|"
@@ -1324,6 +1327,11 @@ _PER_NODE_AFTER_RE = re.compile(PER_NODE, FLAGS)
 """After a misspelt unit: its per-node scope ("96 cors on each node", "4 gpus per nod")."""
 _SLASH_NODE_RE = re.compile(r"/\s*(?:node|host|machine|server)(?!\w)", FLAGS)
 _PHYSICAL_UNITS = frozenset({"gpc", "kpc", "mpc", "pcs"})
+_UNIT_STEMS = frozenset(u[:4] for u in _FUZZY_SECONDS)
+_UNIT_LETTERS = frozenset("".join(sorted(u)) for u in _FUZZY_UNITS)
+"""The first four letters of each time unit, and the letters of each unit in order: what a
+word shares with a unit when its letters are only swapped or doubled (see :func:`_unit_typo`);
+built once, not for each word tested."""
 """Units of science one letter from a unit of ours: gigaparsecs are no GPUs."""
 
 
@@ -1334,15 +1342,13 @@ def _unit_typo(word: str) -> str | None:
     from endpoint_plugins.parsing.english import english_word
     from endpoint_plugins.parsing.vocabulary import typo_of
 
-    stem_of_unit = (
-        any(  # "hourss", "dyas": a unit's letters, whatever the dictionary says
-            word[:4] == u[:4] or sorted(word) == sorted(u) for u in _FUZZY_SECONDS
-        )
-        or any(  # "512 corse": two letters of "cores" swapped, though "corse" is an old word
-            sorted(word) == sorted(u) for u in _FUZZY_UNITS
-        )
-    )
-    if word in _FUZZY_UNITS or (english_word(word) and not stem_of_unit):
+    if word in _FUZZY_UNITS:
+        return None
+    if english_word(word) and not (
+        # "hourss", "dyas", "512 corse" (two letters of "cores" swapped, though "corse" is an
+        # old word): a unit's letters, whatever the dictionary says
+        word[:4] in _UNIT_STEMS or "".join(sorted(word)) in _UNIT_LETTERS
+    ):
         return None
     return typo_of(word, _FUZZY_UNITS, 1)
 
