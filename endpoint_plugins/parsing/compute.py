@@ -900,11 +900,20 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         scanner.take(_GPU_THEN_COUNT_RE, lambda m: _gpu_then_count(draft, m))
         scanner.take(_TIMES_AFTER_RE, lambda m: _times_after(draft, m, node_spans))
     scanner.take(_UNCOUNTED_NODES_RE, lambda m: _uncounted_nodes(scanner, draft, m))
+    typos: dict[str, str | None] = {}
+
+    def unit_typo(word: str) -> str | None:
+        """:func:`_unit_typo`, worked out once per word: both passes of :data:`_FUZZY_UNIT_RE`
+        below ask it of the same words."""
+        if word not in typos:
+            typos[word] = _unit_typo(word)
+        return typos[word]
+
     scanner.take(
         _FUZZY_UNIT_RE,
         lambda m: (
-            (_unit_typo(m.group("w").lower()) or "").startswith("node")
-            and _fuzzy_unit(draft, m, node_spans, scanner.original)
+            (unit_typo(m.group("w").lower()) or "").startswith("node")
+            and _fuzzy_unit(draft, m, node_spans, scanner.original, unit_typo)
         ),
     )  # misspelt node counts first: "4 nodse with 32 cores" sizes each node
     _extract_counts(scanner, draft, node_spans)
@@ -913,7 +922,9 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         scanner.take(_OF_THE_GPUS_RE, lambda m: _gpus_of_the(draft, m))
     if " of th" in low or _WANT_HINT_RE.search(low):
         scanner.take(_OF_THEM_RE, lambda m: _gpus_of_them(scanner, draft, m))
-    scanner.take(_FUZZY_UNIT_RE, lambda m: _fuzzy_unit(draft, m, node_spans, scanner.original))
+    scanner.take(
+        _FUZZY_UNIT_RE, lambda m: _fuzzy_unit(draft, m, node_spans, scanner.original, unit_typo)
+    )
     scanner.take(_MODEL_RE, lambda m: _record_model(draft, m.group("model"), m.group(0), True))
     scanner.take(_VENDOR_GPU_RE, lambda m: _vendor_mention(draft, m))
     scanner.take(_GPU_MENTION_RE, lambda m: _mention_gpu(draft))
@@ -1354,15 +1365,19 @@ def _unit_typo(word: str) -> str | None:
 
 
 def _fuzzy_unit(
-    draft: Draft, m: re.Match[str], node_spans: list[tuple[int, int]], original: str
+    draft: Draft,
+    m: re.Match[str],
+    node_spans: list[tuple[int, int]],
+    original: str,
+    unit_typo: Callable[[str], str | None],
 ) -> bool:
     """ "1024 cors", "8 nodse": a count whose unit word is one edit from a unit (see
-    :func:`_unit_typo`)."""
+    :func:`_unit_typo`, which ``unit_typo`` answers)."""
     word = m.group("w").lower()
     per_node = _SLASH_NODE_RE.match(m.string, m.end())
     if word in _PHYSICAL_UNITS or (m.string[m.end() : m.end() + 1] in ("/", "^") and not per_node):
         return False  # "a 2 Gpc/h box": a unit of its own ("Gpc/h", "km^2"), not a misspelt one
-    unit = _unit_typo(word) or _clipped_node(word, original, m.end())
+    unit = unit_typo(word) or _clipped_node(word, original, m.end())
     if unit is None:
         return False
     n, text = int(m.group("n")), m.group(0)
