@@ -285,7 +285,7 @@ _RANK_WORD_STEMS = ("rank", "task", "proc")
 def _holds(folded: str, stems: tuple[str, ...]) -> bool:
     """Whether case-folded text holds one of ``stems``: a gate tighter than the triggers the
     scanner derives (they pick one short string per spelling, such as "ta" for "tasks")."""
-    return any(stem in folded for stem in stems)
+    return any(map(folded.__contains__, stems))  # no generator to step through: run per gate
 
 
 _OPTION_COUNT = r"(?:(?P<n>\d{1,3}|one|two|four|eight|a\s+single|a|an)\s+)?"
@@ -859,9 +859,10 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         scanner.blank(start, m.end())
         return False
 
-    if "zen" in scanner.text.lower() or "graviton" in scanner.text.lower():
+    low = scanner.text.lower()  # cheap guards: most requests need none of the rarer forms
+    if "zen" in low or "graviton" in low:
         scanner.take(_CPU_GENERATION_RE, lambda m: _cpu_generation(draft, m))
-    if any(w in scanner.text.lower() for w in ("licen", "lisen", "liscen")):
+    if any(map(low.__contains__, ("licen", "lisen", "liscen"))):
         scanner.take(_LICENCE_COUNT_RE, lambda m: _quote(draft, m))
     if _may_name_min_model(fold(scanner.text), scanner.text):
         scanner.take(_MIN_MODEL_RE, lambda m: _min_model(scanner, draft, m))
@@ -869,7 +870,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_GPU_MEMORY_FIRST_RE, gpu_memory)
     scanner.take(_GPU_MEMORY_PER_GPU_RE, gpu_memory)
     scanner.take(_GPU_MEMORY_HAS_RE, gpu_memory_of)
-    low = scanner.text.lower()  # cheap guards: most requests need none of the rarer forms
+    low = scanner.text.lower()  # again: what was read above is blanked now
     if "cpu" in low:  # first, so "works CPU-only too" is a fallback, not "CPU only"
         scanner.take(_CPU_TOO_RE, lambda m: _cpu_fallback(draft))
     scanner.take(_CPU_OR_GPU_RE, cpu_or_gpu)
