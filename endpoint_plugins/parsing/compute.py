@@ -285,7 +285,7 @@ _RANK_WORD_STEMS = ("rank", "task", "proc")
 def _holds(folded: str, stems: tuple[str, ...]) -> bool:
     """Whether case-folded text holds one of ``stems``: a gate tighter than the triggers the
     scanner derives (they pick one short string per spelling, such as "ta" for "tasks")."""
-    return any(stem in folded for stem in stems)
+    return any(map(folded.__contains__, stems))  # no generator to step through: run per gate
 
 
 _OPTION_COUNT = r"(?:(?P<n>\d{1,3}|one|two|four|eight|a\s+single|a|an)\s+)?"
@@ -656,7 +656,10 @@ _BARE_SIZE_RE = re.compile(
     r"links|network|interconnect|nic|fabric)(?!\w))",
     FLAGS,
 )
-_MEMORY_WORD_RE = re.compile(r"(?<!\w)(?:memory|ram)(?!\w)", FLAGS)
+_MEMORY_WORD_RE = re.compile(r"(?-i:[MmRr])(?<!\w.)(?:(?<=[Mm])emory|(?<=[Rr])am)(?!\w)", FLAGS)
+r"""The word "memory" or "ram". It starts with the first letter and looks behind it only then
+(``(?<!\w.)`` after it is ``(?<!\w)`` before it): the regex engine skips to the next such letter
+instead of trying the pattern at every position (see :data:`_TERSE_SHAPE_RE`)."""
 _NOT_MEMORY_CONTEXT_RE = re.compile(
     r"(?<!\w)(?:gpus?|vram|cards?|devices?|accelerators?|scratch|disk|disks|storage|space|ssd|"
     r"nvme|quota|file|files|data|dataset|datasets|input|output|outputs|archive|database|"
@@ -856,9 +859,10 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         scanner.blank(start, m.end())
         return False
 
-    if "zen" in scanner.text.lower() or "graviton" in scanner.text.lower():
+    low = scanner.text.lower()  # cheap guards: most requests need none of the rarer forms
+    if "zen" in low or "graviton" in low:
         scanner.take(_CPU_GENERATION_RE, lambda m: _cpu_generation(draft, m))
-    if any(w in scanner.text.lower() for w in ("licen", "lisen", "liscen")):
+    if any(map(low.__contains__, ("licen", "lisen", "liscen"))):
         scanner.take(_LICENCE_COUNT_RE, lambda m: _quote(draft, m))
     if _may_name_min_model(fold(scanner.text), scanner.text):
         scanner.take(_MIN_MODEL_RE, lambda m: _min_model(scanner, draft, m))
@@ -866,7 +870,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_GPU_MEMORY_FIRST_RE, gpu_memory)
     scanner.take(_GPU_MEMORY_PER_GPU_RE, gpu_memory)
     scanner.take(_GPU_MEMORY_HAS_RE, gpu_memory_of)
-    low = scanner.text.lower()  # cheap guards: most requests need none of the rarer forms
+    low = scanner.text.lower()  # again: what was read above is blanked now
     if "cpu" in low:  # first, so "works CPU-only too" is a fallback, not "CPU only"
         scanner.take(_CPU_TOO_RE, lambda m: _cpu_fallback(draft))
     scanner.take(_CPU_OR_GPU_RE, cpu_or_gpu)
@@ -897,11 +901,20 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         scanner.take(_GPU_THEN_COUNT_RE, lambda m: _gpu_then_count(draft, m))
         scanner.take(_TIMES_AFTER_RE, lambda m: _times_after(draft, m, node_spans))
     scanner.take(_UNCOUNTED_NODES_RE, lambda m: _uncounted_nodes(scanner, draft, m))
+    typos: dict[str, str | None] = {}
+
+    def unit_typo(word: str) -> str | None:
+        """:func:`_unit_typo`, worked out once per word: both passes of :data:`_FUZZY_UNIT_RE`
+        below ask it of the same words."""
+        if word not in typos:
+            typos[word] = _unit_typo(word)
+        return typos[word]
+
     scanner.take(
         _FUZZY_UNIT_RE,
         lambda m: (
-            (_unit_typo(m.group("w").lower()) or "").startswith("node")
-            and _fuzzy_unit(draft, m, node_spans, scanner.original)
+            (unit_typo(m.group("w").lower()) or "").startswith("node")
+            and _fuzzy_unit(draft, m, node_spans, scanner.original, unit_typo)
         ),
     )  # misspelt node counts first: "4 nodse with 32 cores" sizes each node
     _extract_counts(scanner, draft, node_spans)
@@ -910,7 +923,9 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         scanner.take(_OF_THE_GPUS_RE, lambda m: _gpus_of_the(draft, m))
     if " of th" in low or _WANT_HINT_RE.search(low):
         scanner.take(_OF_THEM_RE, lambda m: _gpus_of_them(scanner, draft, m))
-    scanner.take(_FUZZY_UNIT_RE, lambda m: _fuzzy_unit(draft, m, node_spans, scanner.original))
+    scanner.take(
+        _FUZZY_UNIT_RE, lambda m: _fuzzy_unit(draft, m, node_spans, scanner.original, unit_typo)
+    )
     scanner.take(_MODEL_RE, lambda m: _record_model(draft, m.group("model"), m.group(0), True))
     scanner.take(_VENDOR_GPU_RE, lambda m: _vendor_mention(draft, m))
     scanner.take(_GPU_MENTION_RE, lambda m: _mention_gpu(draft))
@@ -1324,6 +1339,11 @@ _PER_NODE_AFTER_RE = re.compile(PER_NODE, FLAGS)
 """After a misspelt unit: its per-node scope ("96 cors on each node", "4 gpus per nod")."""
 _SLASH_NODE_RE = re.compile(r"/\s*(?:node|host|machine|server)(?!\w)", FLAGS)
 _PHYSICAL_UNITS = frozenset({"gpc", "kpc", "mpc", "pcs"})
+_UNIT_STEMS = frozenset(u[:4] for u in _FUZZY_SECONDS)
+_UNIT_LETTERS = frozenset("".join(sorted(u)) for u in _FUZZY_UNITS)
+"""The first four letters of each time unit, and the letters of each unit in order: what a
+word shares with a unit when its letters are only swapped or doubled (see :func:`_unit_typo`);
+built once, not for each word tested."""
 """Units of science one letter from a unit of ours: gigaparsecs are no GPUs."""
 
 
@@ -1334,29 +1354,31 @@ def _unit_typo(word: str) -> str | None:
     from endpoint_plugins.parsing.english import english_word
     from endpoint_plugins.parsing.vocabulary import typo_of
 
-    stem_of_unit = (
-        any(  # "hourss", "dyas": a unit's letters, whatever the dictionary says
-            word[:4] == u[:4] or sorted(word) == sorted(u) for u in _FUZZY_SECONDS
-        )
-        or any(  # "512 corse": two letters of "cores" swapped, though "corse" is an old word
-            sorted(word) == sorted(u) for u in _FUZZY_UNITS
-        )
-    )
-    if word in _FUZZY_UNITS or (english_word(word) and not stem_of_unit):
+    if word in _FUZZY_UNITS:
+        return None
+    if english_word(word) and not (
+        # "hourss", "dyas", "512 corse" (two letters of "cores" swapped, though "corse" is an
+        # old word): a unit's letters, whatever the dictionary says
+        word[:4] in _UNIT_STEMS or "".join(sorted(word)) in _UNIT_LETTERS
+    ):
         return None
     return typo_of(word, _FUZZY_UNITS, 1)
 
 
 def _fuzzy_unit(
-    draft: Draft, m: re.Match[str], node_spans: list[tuple[int, int]], original: str
+    draft: Draft,
+    m: re.Match[str],
+    node_spans: list[tuple[int, int]],
+    original: str,
+    unit_typo: Callable[[str], str | None],
 ) -> bool:
     """ "1024 cors", "8 nodse": a count whose unit word is one edit from a unit (see
-    :func:`_unit_typo`)."""
+    :func:`_unit_typo`, which ``unit_typo`` answers)."""
     word = m.group("w").lower()
     per_node = _SLASH_NODE_RE.match(m.string, m.end())
     if word in _PHYSICAL_UNITS or (m.string[m.end() : m.end() + 1] in ("/", "^") and not per_node):
         return False  # "a 2 Gpc/h box": a unit of its own ("Gpc/h", "km^2"), not a misspelt one
-    unit = _unit_typo(word) or _clipped_node(word, original, m.end())
+    unit = unit_typo(word) or _clipped_node(word, original, m.end())
     if unit is None:
         return False
     n, text = int(m.group("n")), m.group(0)

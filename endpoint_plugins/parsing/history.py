@@ -28,6 +28,7 @@ from typing import Any
 
 from endpoint_plugins.parsing.draft import Count, Draft, Mention
 from endpoint_plugins.parsing.scanner import FLAGS, starts_with
+from endpoint_plugins.parsing.triggers import fold
 
 _SENTENCE_END_RE = re.compile(
     r"[.!?](?=\s)|;|\n[ \t]*\n"
@@ -77,6 +78,14 @@ _PAST_RE = re.compile(
     FLAGS,
 )
 """Markers of a clause about what was done before, not what is asked for now."""
+_PAST_WORDS = (
+    *"last previous historically past used ago back earlier prior former old other different"
+    " tried ran had needed requested got did using running processed analy simulated computed"
+    " benchmarked failed crashed died aborted segfaulted retired gone deprecated obsolete took"
+    " longer more laptop workstation desktop group local".split(),
+)
+"""One of these is in every match of :data:`_PAST_RE` but "for the 2019 runs", which holds "for"
+and "19" or "20" (folded text, see :func:`_may_be_past`)."""
 _ASK_RE = re.compile(
     starts_with("i we please could can may give is are would".split())  # as for _PAST_RE
     + r"(?<!\w)(?:(?:i|we)\s+(?:\w+\s+)?(?:need|want|require|request|would\s+like|'d\s+like)"
@@ -87,6 +96,7 @@ _ASK_RE = re.compile(
 )
 """Markers of a clause that asks for something."""
 _INSTEAD_RE = re.compile(r"(?<!\w)instead(?!\s+of)(?!\w)", FLAGS)
+_INSTEAD_WORDS = ("instead",)
 """A clause that replaces a value said elsewhere ("the same script, but on 6 nodes and with a
 20 hour limit instead"): what it names is asked for, over the pasted script's values. It does
 not make a past clause current: "we used 2 nodes instead" is still history."""
@@ -124,6 +134,10 @@ _OUTPUT_INTRO_RE = re.compile(
     FLAGS,
 )
 """Words by which a writer introduces what a program printed ("log excerpt:", "dies with:")."""
+_OUTPUT_INTRO_WORDS = (
+    *"log excerpt output error trace fail crash dies died killed module looked".split(),
+)
+"""One of these is in every match of :data:`_OUTPUT_INTRO_RE` (folded text)."""
 _COMMENT_LINE_RE = re.compile(r"^[ \t]*#(?![!]|(?:SBATCH|PBS|BSUB|flux|\$)\b)[^\n]*", FLAGS | re.M)
 """A comment line of a script ("# previous attempt with RAxML-NG hit the limit"): its own
 clause, so that its history does not spread over the directives around it."""
@@ -137,6 +151,28 @@ _BEHIND_RE = re.compile(
 )
 """Words by which a writer closes the story before the ask ("Anyway, that's history: for the
 new campaign we need ..."): every clause before them is history unless it asks."""
+_BEHIND_WORDS = ("past", "behind", "background", "story")
+"""One of these is in every match of :data:`_BEHIND_RE` (folded text; "history" holds "story").
+
+These word lists let a substring test rule a text out before a pattern led by a look-behind is
+tried at every position of it: most requests tell no story."""
+
+
+@functools.lru_cache(maxsize=8)
+def _folded(text: str) -> str:
+    """The text as the word lists above are looked for in it; asked several times per parse."""
+    return fold(text)
+
+
+def _holds(text: str, words: tuple[str, ...]) -> bool:
+    folded = _folded(text)
+    return any(map(folded.__contains__, words))  # as in compute._holds: no generator
+
+
+def _may_be_past(text: str) -> bool:
+    """Whether :data:`_PAST_RE` can find anything in ``text`` (see :data:`_PAST_WORDS`)."""
+    folded = _folded(text)
+    return _holds(text, _PAST_WORDS) or ("for" in folded and ("19" in folded or "20" in folded))
 
 
 @functools.lru_cache(maxsize=8)
@@ -167,8 +203,8 @@ def _maybe_history(text: str) -> bool:
     return bool(
         ">" in text
         or _markers_in(text)[1]
-        or _OUTPUT_INTRO_RE.search(text)
-        or _BEHIND_RE.search(text)
+        or (_holds(text, _OUTPUT_INTRO_WORDS) and _OUTPUT_INTRO_RE.search(text))
+        or (_holds(text, _BEHIND_WORDS) and _BEHIND_RE.search(text))
     )
 
 
@@ -188,7 +224,7 @@ def _clauses(text: str) -> tuple[tuple[int, int, bool, bool], ...]:
         if block and block[0] >= at:
             clauses.append((block[0], block[1], True, False))
             at = block[1]
-    behind = [m.start() for m in _BEHIND_RE.finditer(text)]
+    behind = [m.start() for m in _BEHIND_RE.finditer(text)] if _holds(text, _BEHIND_WORDS) else []
     if behind:
         clauses = [
             (a, b, past or (b <= behind[-1] and not asks), asks) for a, b, past, asks in clauses
@@ -217,13 +253,14 @@ def _sentences(text: str, start: int, stop: int) -> list[tuple[int, int, bool, b
     the whole text is not run on each clause (:func:`_markers_in`)."""
     clauses: list[tuple[int, int, bool, bool]] = []
     ask_re, past_re = _markers_in(text)
+    may_replace = _holds(text, _INSTEAD_WORDS)  # no piece holds "instead" if the text does not
     for m in [*_SENTENCE_END_RE.finditer(text, start, stop), None]:
         end = m.start() if m else stop
         if end > start:
             piece = text[start:end]
             asks = bool(ask_re and ask_re.search(piece))
             past = bool(past_re and past_re.search(piece)) and not asks
-            instead = _INSTEAD_RE.search(piece)
+            instead = may_replace and _INSTEAD_RE.search(piece)
             if instead and not piece[: instead.start()].strip(" ,") and clauses:
                 first, last, was_past, _ = clauses[-1]  # "on 6 nodes | instead please"
                 clauses[-1] = (first, last, was_past, True)
@@ -242,7 +279,7 @@ def _markers_in(text: str) -> tuple[re.Pattern[str] | None, re.Pattern[str] | No
     the few texts last asked about, as :func:`_pasted_output`."""
     return (
         _ASK_RE if _ASK_RE.search(text) else None,
-        _PAST_RE if _PAST_RE.search(text) else None,
+        _PAST_RE if _may_be_past(text) and _PAST_RE.search(text) else None,
     )
 
 
@@ -278,7 +315,11 @@ def demote_history(text: str, draft: Draft) -> None:
     groups = ([c.nodes], [c.cores], [c.gpus], [c.gpu_models], memory, [c.walltime])
     if all(sum(map(len, group)) < 2 for group in groups):
         return  # a mention is dropped only for another of its quantity: the cheapest test first
-    if not _maybe_history(text) and not _markers_in(text)[0] and not _INSTEAD_RE.search(text):
+    if (
+        not _maybe_history(text)
+        and not _markers_in(text)[0]
+        and not (_holds(text, _INSTEAD_WORDS) and _INSTEAD_RE.search(text))
+    ):
         return
     clauses = _clauses(text)
     if not any(past or asks for _, _, past, asks in clauses):
@@ -478,7 +519,9 @@ def past_only_packages(text: str, spans: Sequence[tuple[int, int, str]]) -> set[
     if not spans or not _maybe_history(text):
         return set()
     pasted = _pasted_output(text)
-    moved_on = bool(_MOVED_ON_RE.search(text) or _BEHIND_RE.search(text))
+    moved_on = bool(
+        _MOVED_ON_RE.search(text) or (_holds(text, _BEHIND_WORDS) and _BEHIND_RE.search(text))
+    )
     clauses = _clauses(text)
 
     def history(at: int) -> bool:
