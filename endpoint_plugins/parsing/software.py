@@ -169,6 +169,10 @@ _RELEASE_TAG_RE = re.compile(
 """A lettered release tag after a name: TELEMAC's "v8p5" (version 8, patch 5), MITgcm's
 "c67w" and "checkpoint 68y". They start with a letter or carry one inside, so the version
 reader skips them, and the bare tag was read as a package of its own."""
+_RELEASE_TAG_HINT_RE = re.compile(r"\d\d?[a-z]", FLAGS)
+"""What every match of :data:`_RELEASE_TAG_RE` contains: a digit or two before a letter ("8p5",
+"67w", "68y"). Few texts hold one once counts and sizes are read, and one search for it, which
+the engine runs from digit to digit, spares them the scan that tries a name at every word."""
 _UNIT_TAG_RE = re.compile(
     r"\d+(?:h|hr|d|m|s|ms|g|k|t|b|x|w|gb|tb|mb|kb|st|nd|rd|th|pm|am|mm|cm|km)", FLAGS
 )
@@ -1055,7 +1059,8 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
     _rejoin_gpu_names(scanner)
     skip_rejected_versions(scanner, draft)
     if _VERSION_HINT_RE.search(scanner.text):  # almost half the texts have no digit left
-        scanner.take(_RELEASE_TAG_RE, release_tag)
+        if _RELEASE_TAG_HINT_RE.search(scanner.text):
+            scanner.take(_RELEASE_TAG_RE, release_tag)
         scanner.take(_VERSION_OF_RE, version_of)
     scanner.take(_CATALOGUE_RE, catalogued)
     if _VERSION_HINT_RE.search(scanner.text):

@@ -147,6 +147,7 @@ def test_a_hand_written_gate_holds_for_every_match_of_its_pattern() -> None:
         (software._PACKAGE_LIST_HINT_RE, software._PACKAGE_LIST_RE),
         (software._VERSION_HINT_RE, software._VERSION_OF_RE),
         (software._VERSION_HINT_RE, software._UNKNOWN_RE),
+        (software._RELEASE_TAG_HINT_RE, software._RELEASE_TAG_RE),
         (resources._BUDGET_HINT_RE, resources._BUDGET_RE),
         (resources._AVOID_HINT_RE, resources._AVOID_FABRIC_RE),
         (structured._FILE_HINT_RE, structured._FILE_RE),
