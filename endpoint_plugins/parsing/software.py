@@ -1159,8 +1159,7 @@ def group_alternatives(scanner: Scanner, draft: Draft) -> None:
     A run of names joined by commas and "or" (at least one "or", no "and") is one group; a
     name mentioned elsewhere on its own stays required.
     """
-    folded = fold(scanner.original)
-    _drop_optional(scanner.original, folded, draft)
+    _drop_optional(scanner.original, draft)
     spans = _restatements_merged(sorted(set(draft.software_spans)), scanner.original)
     run: list[tuple[int, int, str]] = []
     saw_or = False
@@ -1189,7 +1188,7 @@ def group_alternatives(scanner: Scanner, draft: Draft) -> None:
         close()
     if "either" in scanner.original.lower():
         groups.extend(_either_one(spans, scanner.original, groups))
-    fallbacks, restated = _fallbacks(spans, scanner.original, folded)
+    fallbacks, restated = _fallbacks(spans, scanner.original)
     grouped = {n for g in groups for n in g}
     for pair in fallbacks:
         if not grouped & set(pair):
@@ -1244,7 +1243,7 @@ to", "switch to", "use"); without one, a package after the condition is only nam
 
 
 def _fallbacks(
-    spans: list[tuple[int, int, str]], original: str, folded: str
+    spans: list[tuple[int, int, str]], original: str
 ) -> tuple[list[list[str]], set[tuple[int, int, str]]]:
     """Packages offered in place of another with no "or": "SGLang 0.3 (vLLM 0.6 also works)",
     and "does the site have Stata 18? If not Stata, I could port it to fixest": the second is
@@ -1255,27 +1254,19 @@ def _fallbacks(
 
     Only two distinct names, and only a fallback the text offers with an acceptance phrase
     or a verb of substitution ("use", "port it to", "switch to") right before it; anything
-    less keeps both packages required. ``folded`` is ``original`` after :func:`fold`: the
-    phrases are looked for only in a text that holds their words."""
+    less keeps both packages required."""
     pairs: list[list[str]] = []
     restated: set[tuple[int, int, str]] = set()
-    if len(spans) < 2:
-        return pairs, restated
-    also_works = may_match(_ALSO_WORKS_RE, folded)
-    absent_cue = may_match(_ABSENT_BEFORE_RE, folded)
     for a, b in zip(spans, spans[1:], strict=False):
         if a[2] == b[2]:
             continue
         if (
-            also_works
-            and _ALSO_LEAD_RE.fullmatch(original[a[1] : b[0]])
+            _ALSO_LEAD_RE.fullmatch(original[a[1] : b[0]])
             and (m := _ALSO_WORKS_RE.match(original, b[1]))
             and not _TOGETHER_AFTER_RE.match(original, m.end())
             and not _NEGATED_RE.search(original[b[1] : m.end()])
         ):
             pairs.append([a[2], b[2]])
-            continue
-        if not absent_cue:
             continue
         before = original[max(0, a[0] - 40) : a[0]]
         cue = _ABSENT_BEFORE_RE.search(before)
@@ -1455,51 +1446,32 @@ _NEGATED_START_RE = re.compile(
 """A mention read with the "not" before it ("not NekRS"), which is no operator here."""
 
 
-def _drop_optional(original: str, folded: str, draft: Draft) -> None:
+def _drop_optional(original: str, draft: Draft) -> None:
     """A package said to be optional is no requirement: asking for it would turn away sites
-    that can run the job. Named elsewhere without the qualifier, it stays required.
-    ``folded`` is ``original`` after :func:`fold`."""
+    that can run the job. Named elsewhere without the qualifier, it stays required."""
     optional: set[str] = set()
     plain: set[str] = set()
     last: tuple[int, bool] = (-1, False)
-    # Each pattern is tried around every mention; one trigger test of the whole text first
-    # rules out those that match nowhere in it (most texts negate and waive nothing).
-    negated_before, inner_not, cannot_before, cannot_after, said_after = (
-        may_match(p, folded)
-        for p in (
-            _NEGATED_BEFORE_RE,
-            _NEGATED_START_RE,
-            _CANNOT_USE_BEFORE_RE,
-            _CANNOT_USE_AFTER_RE,
-            _OPTIONAL_AFTER_RE,
-        )
-    )
     for start, end, name in sorted(draft.software_spans):
         window = max(0, start - 40)
-        before = negated_before and _NEGATED_BEFORE_RE.search(original[window:start])
-        inner = inner_not and _NEGATED_START_RE.match(original, start, end)
+        before = _NEGATED_BEFORE_RE.search(original[window:start])
+        inner = _NEGATED_START_RE.match(original, start, end)
         if inner and in_condition(original, start):
             # "if not GROMACS 2024 is there": the "not" is the condition's, not the version's
             draft.unresolved.append(original[start:end])
-        cannot = cannot_before and _CANNOT_USE_BEFORE_RE.search(original, window, start)
+        cannot = _CANNOT_USE_BEFORE_RE.search(original, window, start)
         if cannot and _CANNOT_USE_UNLESS_RE.match(original, end):
             cannot = None
         negated = bool(
             (before and not in_condition(original, window + before.start()))
             or (cannot and not in_condition(original, cannot.start()))
-            or (
-                cannot_after
-                and _CANNOT_USE_AFTER_RE.match(original, end)
-                and not in_condition(original, start)
-            )
+            or (_CANNOT_USE_AFTER_RE.match(original, end) and not in_condition(original, start))
             or (inner and not in_condition(original, start))
             or (last[1] and _NEGATED_OR_RE.fullmatch(original, last[0], start))
         )
         last = (end, negated)
         after = _PRODUCT_AFTER_RE.match(original, end)  # "RStudio Server would be nice"
-        said_optional = said_after and _OPTIONAL_AFTER_RE.match(
-            original, after.end() if after else end
-        )
+        said_optional = _OPTIONAL_AFTER_RE.match(original, after.end() if after else end)
         own = on_own_machine(original, end)
         if own and not negated and not said_optional:
             said_optional = True  # "GaussView is on my laptop already": quoted, not asked for
