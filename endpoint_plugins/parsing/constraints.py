@@ -145,7 +145,7 @@ def clean_version(text: str) -> str | None:
     if text[:1] in ("v", "V") and text[1:2].isdigit():
         text = text[1:]
     text = text.rstrip("._-")
-    if re.fullmatch(r"(?:19|20)\d\d\sR[1-4]", text):
+    if _SPACED_RELEASE_RE.fullmatch(text):
         text = text.replace(" ", "")  # "2024 R2" is one release, "2024R2"
     if _RELEASE_RE.fullmatch(text):
         return text  # "R2023b"
@@ -154,15 +154,27 @@ def clean_version(text: str) -> str | None:
     return text
 
 
+_SPACED_RELEASE_RE = re.compile(r"(?:19|20)\d\d\sR[1-4]")
 _RELEASE_RE = re.compile(r"R(?:19|20)\d\d[ab]|(?:19|20)\d\dR[1-4]|[rR]\d{1,2}(?:\.\d{1,3}){0,3}")
 
 
-def _lookup(table: dict[str, Comparator], found: str) -> Comparator | None:
-    wanted = _SPACES_RE.sub(" ", found.strip().lower())
+def _spelled(table: dict[str, Comparator]) -> dict[str, Comparator]:
+    """The table keyed by its spellings with hyphens as spaces and blanks collapsed (the first
+    spelling of a form wins): built once, so a lookup is one dict access, not a pass over
+    every spelling."""
+    spelled: dict[str, Comparator] = {}
     for spelling, op in table.items():
-        if _SPACES_RE.sub(" ", spelling.replace("-", " ")) == wanted.replace("-", " "):
-            return op
-    return None
+        spelled.setdefault(_SPACES_RE.sub(" ", spelling.replace("-", " ")), op)
+    return spelled
+
+
+_SPELLED_BEFORE = _spelled(lexicon.VERSION_WORDS_BEFORE)
+_SPELLED_AFTER = _spelled(lexicon.VERSION_WORDS_AFTER)
+
+
+def _lookup(spelled: dict[str, Comparator], found: str) -> Comparator | None:
+    """The comparator of an operator word, from a table made by :func:`_spelled`."""
+    return spelled.get(_SPACES_RE.sub(" ", found.strip().lower()).replace("-", " "))
 
 
 def _clause(match: re.Match[str]) -> tuple[VersionConstraint | None, bool]:
@@ -174,12 +186,12 @@ def _clause(match: re.Match[str]) -> tuple[VersionConstraint | None, bool]:
         op = lexicon.VERSION_SYMBOLS.get(match.group("symbol"), Comparator.EQ)
         explicit = True
     elif match.group("word"):
-        op = _lookup(lexicon.VERSION_WORDS_BEFORE, match.group("word")) or Comparator.EQ
+        op = _lookup(_SPELLED_BEFORE, match.group("word")) or Comparator.EQ
         explicit = True
     elif match.group("plus"):
         op, explicit = Comparator.GE, True
     elif match.group("after"):
-        op = _lookup(lexicon.VERSION_WORDS_AFTER, match.group("after")) or Comparator.EQ
+        op = _lookup(_SPELLED_AFTER, match.group("after")) or Comparator.EQ
         explicit = True
     if version is None:
         return None, explicit
@@ -188,7 +200,7 @@ def _clause(match: re.Match[str]) -> tuple[VersionConstraint | None, bool]:
 
 def word_comparator(word: str) -> Comparator | None:
     """The comparator an operator word stands for ("at least" -> ``>=``)."""
-    return _lookup(lexicon.VERSION_WORDS_BEFORE, word)
+    return _lookup(_SPELLED_BEFORE, word)
 
 
 def parse_constraints(spec: str) -> tuple[list[VersionConstraint], bool]:

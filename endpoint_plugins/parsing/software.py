@@ -169,6 +169,10 @@ _RELEASE_TAG_RE = re.compile(
 """A lettered release tag after a name: TELEMAC's "v8p5" (version 8, patch 5), MITgcm's
 "c67w" and "checkpoint 68y". They start with a letter or carry one inside, so the version
 reader skips them, and the bare tag was read as a package of its own."""
+_RELEASE_TAG_HINT_RE = re.compile(r"\d\d?[a-z]", FLAGS)
+"""What every match of :data:`_RELEASE_TAG_RE` contains: a digit or two before a letter ("8p5",
+"67w", "68y"). Few texts hold one once counts and sizes are read, and one search for it, which
+the engine runs from digit to digit, spares them the scan that tries a name at every word."""
 _UNIT_TAG_RE = re.compile(
     r"\d+(?:h|hr|d|m|s|ms|g|k|t|b|x|w|gb|tb|mb|kb|st|nd|rd|th|pm|am|mm|cm|km)", FLAGS
 )
@@ -189,6 +193,11 @@ _VERSION_OF_RE = re.compile(
 )
 """The version before the name: "nothing older than the 2022 releases of LAMMPS", "version
 1.2.5 of AutoDock-Vina"."""
+_VERSION_OF_HINT_RE = re.compile(
+    r"\d[\w.]{0,30}+\s+(?:(?:releases?|versions?|series|builds?)\s+)?of\s", FLAGS
+)
+"""What every match of :data:`_VERSION_OF_RE` contains ("2022 releases of "): led by a digit,
+which the engine skips to, while the full pattern tries an operator word at every word."""
 _PAREN_VARIANT_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*\(\s*(?:a\s+|the\s+)?\+?"
     rf"(?P<v>{alternation(lexicon.VARIANT_WORDS)})[\s-]+(?:build|version|variant|enabled|flavou?r)"
@@ -419,6 +428,16 @@ _GLOSSED_BUILD_RE = re.compile(
 )
 """A kind of build glossed in brackets by its back end: "QE 7.3 GPU buld (cuda)" is the
 CUDA build of QE, not QE and a CUDA toolkit beside it."""
+_DESCRIBED_HINT_RE = re.compile(
+    rf"[,;:]\s*(?:(?:the|a|an|its|in)\s+)?(?:{_VARIANT_WORDS})[\s-]+(?:enabled\s+)?{_BUILD_NOUN}"
+    r"(?![\w-])",
+    FLAGS,
+)
+"""What every match of :data:`_DESCRIBED_BUILD_RE` contains (", double-precision build"): led
+by the punctuation, which the engine skips to, where the full pattern tries a name at every
+word of a text that merely holds a build noun."""
+_GLOSSED_HINT_RE = re.compile(rf"\(\s*(?:{_VARIANT_WORDS})\s*\)", FLAGS)
+"""What every match of :data:`_GLOSSED_BUILD_RE` contains: the back end in brackets ("(cuda)")."""
 _BUILD_NOUN_HINT_RE = re.compile(rf"{_letter_led(_BUILD_NOUNS.split('|'))}(?![a-z])", FLAGS)
 """What every match of :data:`_DESCRIBED_BUILD_RE` and :data:`_GLOSSED_BUILD_RE` contains
 ("build", "buld"): skips their scans."""
@@ -443,6 +462,13 @@ _BUILD_CHOICE_RE = re.compile(
 )
 """Two builds of the package just named, either one fine: "WarpX 24.08, either the CUDA build
 or the HIP build". Read as two packages (CUDA and HIP) both would be required."""
+_BUILD_CHOICE_HINT_RE = re.compile(
+    r"[\s-](?:build|version|variant|flavou?r)\s+or\s+(?:the\s+|a\s+|an\s+|its\s+)?"
+    rf"(?:{_VARIANT_WORDS})[\s-]+(?:build|version|variant|flavou?r)(?!\w)",
+    FLAGS,
+)
+"""What every match of :data:`_BUILD_CHOICE_RE` contains ("build or the HIP build"): led by
+the blank before the first noun, which the engine skips to."""
 _BUILD_IS_RE = re.compile(
     rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}{_WITH_SPEC}\s*[,;]?\s*"
     r"(?:(?:which|that|(?:and|but)\s+it|it)\s+)?(?:must|should|has\s+to|have\s+to|needs\s+to|need\s+to|will\s+have\s+to|is\s+to)\s+be\s+"
@@ -759,7 +785,7 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
         draft.variant_choices.append((name, [f"+{first}", f"+{second}"]))
         return True
 
-    if " or " in scanner.text.lower():
+    if " or " in scanner.text.lower() and _BUILD_CHOICE_HINT_RE.search(scanner.text):
         scanner.take(_BUILD_CHOICE_RE, build_choice)
 
     def packages(m: re.Match[str]) -> bool:
@@ -910,8 +936,10 @@ def extract_variants(scanner: Scanner, draft: Draft) -> None:
     if _ENABLED_HINT_RE.search(scanner.text):  # the full pattern is costly; most texts lack it
         scanner.take(_ENABLED_AFTER_RE, before)
     if _BUILD_NOUN_HINT_RE.search(scanner.text):
-        scanner.take(_GLOSSED_BUILD_RE, lambda m: _described(draft, m))
-        scanner.take(_DESCRIBED_BUILD_RE, lambda m: _described(draft, m))
+        if _GLOSSED_HINT_RE.search(scanner.text):
+            scanner.take(_GLOSSED_BUILD_RE, lambda m: _described(draft, m))
+        if _DESCRIBED_HINT_RE.search(scanner.text):
+            scanner.take(_DESCRIBED_BUILD_RE, lambda m: _described(draft, m))
     scanner.take(_PREFIX_VARIANT_RE, before)
     if _BUILD_IS_HINT_RE.search(scanner.text):
         scanner.take(_BUILD_IS_RE, before)
@@ -1055,8 +1083,10 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
     _rejoin_gpu_names(scanner)
     skip_rejected_versions(scanner, draft)
     if _VERSION_HINT_RE.search(scanner.text):  # almost half the texts have no digit left
-        scanner.take(_RELEASE_TAG_RE, release_tag)
-        scanner.take(_VERSION_OF_RE, version_of)
+        if _RELEASE_TAG_HINT_RE.search(scanner.text):
+            scanner.take(_RELEASE_TAG_RE, release_tag)
+        if _VERSION_OF_HINT_RE.search(scanner.text):
+            scanner.take(_VERSION_OF_RE, version_of)
     scanner.take(_CATALOGUE_RE, catalogued)
     if _VERSION_HINT_RE.search(scanner.text):
         scanner.take(_UNKNOWN_RE, unknown)
@@ -1678,6 +1708,8 @@ def _not_a_release(m: re.Match[str], name: str) -> bool:
 
 
 _VERB_FORM_ENDS = ("ed", "ly")
+_NOT_DIGITS_LEAD_RE = re.compile(r"^[^\d]*")
+_NAME_MARK_RE = re.compile(r"[\d.+-]")
 
 
 def _quantity_or_ordinal(m: re.Match[str], name: str) -> bool:
@@ -1691,9 +1723,9 @@ def _quantity_or_ordinal(m: re.Match[str], name: str) -> bool:
     from endpoint_plugins.parsing.vocabulary import typo_of_common
 
     spec = m.group("spec").strip()
-    if ORDINAL_RE.match(re.sub(r"^[^\d]*", "", spec)):
+    if ORDINAL_RE.match(_NOT_DIGITS_LEAD_RE.sub("", spec)):
         return True
-    if name_shaped(name) or near_catalogue_name(name) is not None or re.search(r"[\d.+-]", name):
+    if _NAME_MARK_RE.search(name) or name_shaped(name) or near_catalogue_name(name) is not None:
         return False
     if MEASURED_AFTER_RE.match(m.string, m.end()):
         return True
