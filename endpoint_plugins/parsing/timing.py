@@ -504,11 +504,12 @@ _TIME_LEFT_RE = re.compile(
     r"(?<!\w)(?:(?:i|we)\s+(?:only\s+)?(?:have|got)\s+(?:only\s+|just\s+|about\s+)?"
     rf"(?P<dur>{DURATION})\s+(?:left\s+|remaining\s+)?"
     r"(?:to|until|before|for|till)(?!\w)"
-    rf"|(?P<dur2>{DURATION})\s+(?:left|remaining)\s+(?:to|until|before|till)(?!\w)"
-    rf"|(?P<dur3>{DURATION})\s+from\s+now(?!\w))",
+    rf"|(?P<dur2>{DURATION})\s+(?:(?:left|remaining)\s+(?:to|until|before|till)|from\s+now)(?!\w))",
     FLAGS,
 )
-"""Time left to get results: "I have 12 hours to get results", "results 6 hours from now"."""
+"""Time left to get results: "I have 12 hours to get results", "results 6 hours from now".
+One duration before both endings, so the duration grammar is tried once per position (no
+duration runs on into "left", "remaining" or "from", so the order of the endings is moot)."""
 _TIME_RE = re.compile(
     r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)?|(?P<word>noon|mid-?day|midnight)",
     FLAGS,
@@ -517,6 +518,9 @@ _TIME_RE = re.compile(
 # -- urgency ---------------------------------------------------------------------------------
 
 _URGENCY_SPELLINGS = {s: u for u, spellings in lexicon.URGENCY_WORDS.items() for s in spellings}
+_URGENCY_BY_SQUASHED = {squash(s): u for s, u in reversed(_URGENCY_SPELLINGS.items())}
+"""Each urgency by its squashed spelling (the first spelling wins, hence reversed): one look-up
+per match instead of squashing every spelling."""
 _URGENCY_RE = re.compile(
     rf"{starts_with(_URGENCY_SPELLINGS)}(?<![\w.]){alternation(_URGENCY_SPELLINGS)}(?!\w)", FLAGS
 )
@@ -580,7 +584,7 @@ def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
     def relative(m: re.Match[str]) -> bool:
         if about_reply(m):
             return True  # "please reply within 2 days"
-        said = next(m.group(g) for g in ("dur", "dur2", "dur3") if m.groupdict().get(g))
+        said = next(m.group(g) for g in ("dur", "dur2") if m.groupdict().get(g))
         seconds = duration_seconds(said)
         if seconds is None or seconds > MAX_RELATIVE_S:
             return False
@@ -731,7 +735,7 @@ def extract_urgency(scanner: Scanner, draft: Draft) -> None:
 
     def handle(m: re.Match[str]) -> bool:
         found = squash(m.group(0))
-        urgency = next((u for s, u in _URGENCY_SPELLINGS.items() if squash(s) == found), None)
+        urgency = _URGENCY_BY_SQUASHED.get(found)
         if urgency is None:
             return False
         if urgency is Urgency.NOW and _negated_urgency(m.string, m.start()):
@@ -862,17 +866,22 @@ def default_now() -> datetime:
     return datetime.now(UTC)
 
 
+_H_MM_RE = re.compile(r"(\d{1,3})h([0-5]\d)")
+_PHRASE_SECONDS = {squash(s): v for s, v in reversed(lexicon.DURATION_PHRASES_S.items())}
+"""The seconds of each duration phrase by its squashed spelling ("halfanhour"; the first
+spelling wins, hence reversed)."""
+
+
 def duration_seconds(text: str) -> int | None:
     """Seconds in a duration matched by :data:`DURATION`; None when it has none."""
-    phrase = squash(text)
-    if iso := _ISO_DURATION_RE.fullmatch(text.strip()):
+    stripped = text.strip()
+    if iso := _ISO_DURATION_RE.fullmatch(stripped):
         d, h, m, s = (int(iso.group(k) or 0) for k in "dhms")
         return (((d * 24 + h) * 60 + m) * 60 + s) or None
-    if hm := re.fullmatch(r"(\d{1,3})h([0-5]\d)", text.strip()):
+    if hm := _H_MM_RE.fullmatch(stripped):
         return (int(hm.group(1)) * 60 + int(hm.group(2))) * 60 or None
-    for spelling, seconds in lexicon.DURATION_PHRASES_S.items():
-        if squash(spelling) == phrase:
-            return seconds
+    if (seconds := _PHRASE_SECONDS.get(squash(text))) is not None:
+        return seconds
     total = 0.0
     last_unit = 0
     for m in _SEGMENT_RE.finditer(text):
