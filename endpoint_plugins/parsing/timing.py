@@ -107,7 +107,10 @@ _RUN_FOR_RE = re.compile(
     starts_with([*_RUN_FOR_WORDS, *_DURATION_WORDS], digits=True)  # the words that open it
     # "(?:...|)", not "(?:...)?": an alternation is cheaper to enter than an optional group
     + rf"(?:{starts_with(_RUN_FOR_WORDS)}(?<!\w)"
-    r"(?:for|about|around|approximately|roughly|takes?|taking|lasting|lasts?|~)\s+"
+    # the opening words by their first letters in both cases, so a branch whose letter does not
+    # stand there is skipped unentered (the engine enters every case-folded branch)
+    r"(?:(?-i:[Ff])or|(?-i:[Aa])(?:bout|round|pproximately)|(?-i:[Rr])oughly"
+    r"|(?-i:[Tt])ak(?:es?|ing)|(?-i:[Ll])ast(?:ing|s?)|~)\s+"
     r"(?:(?:about|around|approximately|roughly|up\s+to|at\s+most)\s+)?|)"
     rf"(?P<dur>{DURATION})"
     rf"(?:\s+(?:of\s+)?{alternation(lexicon.WALLTIME_WORDS)}(?!\w))?"
@@ -162,6 +165,10 @@ _WALLTIME_AFTER_RE = re.compile(
     rf"(?P<dur>{DURATION})\s+(?:of\s+)?(?:{alternation(lexicon.WALLTIME_WORDS)})(?!\w)", FLAGS
 )
 """A duration named as the walltime ("5 hours of wall time"): wins over a bare duration."""
+_WALLTIME_WORD_HINT_RE = re.compile(rf"{alternation(lexicon.WALLTIME_WORDS)}(?!\w)", FLAGS)
+"""What every match of :data:`_WALLTIME_AFTER_RE` contains: a walltime word. Few requests
+name one after a duration, and the full pattern tries the duration grammar at every number
+and number word of the text (its derived trigger, "me" of "time", holds in most texts)."""
 
 _ORDINAL_RE = re.compile(r"^\s*(?:a|an)\s+(?:second|sec|minute|min)\b", FLAGS)
 """The article before "second" or "minute" is rarely a duration ("a second buffer")."""
@@ -702,7 +709,8 @@ def extract_walltime(scanner: Scanner, draft: Draft) -> None:
     unlikely: list[Mention[int]] = []
     scanner.take(_RESTATED_RE, restated)
     scanner.take(_WALLTIME_RE, handle)
-    scanner.take(_WALLTIME_AFTER_RE, handle)
+    if _WALLTIME_WORD_HINT_RE.search(scanner.text):
+        scanner.take(_WALLTIME_AFTER_RE, handle)
     scanner.take(_RUN_FOR_RE, handle)
     scanner.take(_BARE_HMS_RE, handle)
     scanner.take(
