@@ -407,7 +407,7 @@ _DEADLINE_IS_RE = re.compile(
     FLAGS,
 )
 """A deadline named before its date: "the deadline for results is the 15 of December"."""
-_FOR_DATE_RE = re.compile(rf"(?<!\w)for\s+{_ON_DATE}", FLAGS)
+_FOR_DATE_RE = re.compile(rf"(?-i:[Ff])(?<!\w.)or\s+{_ON_DATE}", FLAGS)
 _NEEDED_BEFORE_RE = re.compile(
     r"(?:(?:need|needs|needed|want|wants|wanted|require|required)\s+(?:it|them|this|these|"
     r"(?:the\s+)?results?|(?:the\s+)?output)"
@@ -417,7 +417,9 @@ _NEEDED_BEFORE_RE = re.compile(
 """Before "for <date>": the results are needed for that day ("we need the results for Monday",
 "the result we need for Monday", "results are needed for the Thursday sync"): a deadline, by
 that day. The pattern starts at "for", a word, so the costly date grammar runs only where a
-"for" stands."""
+"for" stands; it is led by its first letter in both cases, which the engine skips to (a leading
+look-behind would be tried at every position), and the look-behind, one character wider,
+follows it."""
 _BY_THEN_RE = re.compile(
     rf"(?<!\w){_WHEN}(?P<gap>(?:(?!\n\s*\n)\D){{0,100}}?)(?<!not\s)(?<!n't\s)"
     r"(?:(?P<before>before)|by|until|till)\s+(?:then|that\s+(?:day|date))(?!\w)",
@@ -505,8 +507,14 @@ _WITHIN_RE = re.compile(
 )
 """A deadline within a duration; "within 10 days from today" counts from now, so "today" in
 it is the start of the count, not urgency ``soon``."""
-_NEXT_HOUR_RE = re.compile(r"(?<!\w)(?:within|in)\s+the\s+(?:next\s+|coming\s+)?hour(?!\w)", FLAGS)
-"""A deadline of one hour written without a number: "done in the next hour"."""
+_NEXT_HOUR_RE = re.compile(
+    r"(?-i:[WwIi\u0130\u0131])(?<!\w.)(?:(?<=[Ww])ithin|(?<![Ww])n)"
+    r"\s+the\s+(?:next\s+|coming\s+)?hour(?!\w)",
+    FLAGS,
+)
+"""A deadline of one hour written without a number: "done in the next hour". Led by the first
+letters in every case ``re.IGNORECASE`` gives them (the dotted and dotless i), which the
+engine skips to; a one-character look-behind then picks the word."""
 _TIME_LEFT_RE = re.compile(
     r"(?<!\w)(?:(?:i|we)\s+(?:only\s+)?(?:have|got)\s+(?:only\s+|just\s+|about\s+)?"
     rf"(?P<dur>{DURATION})\s+(?:left\s+|remaining\s+)?"
