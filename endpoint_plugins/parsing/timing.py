@@ -165,10 +165,11 @@ _WALLTIME_AFTER_RE = re.compile(
     rf"(?P<dur>{DURATION})\s+(?:of\s+)?(?:{alternation(lexicon.WALLTIME_WORDS)})(?!\w)", FLAGS
 )
 """A duration named as the walltime ("5 hours of wall time"): wins over a bare duration."""
-_WALLTIME_WORD_HINT_RE = re.compile(rf"{alternation(lexicon.WALLTIME_WORDS)}(?!\w)", FLAGS)
-"""What every match of :data:`_WALLTIME_AFTER_RE` contains: a walltime word. Few requests
-name one after a duration, and the full pattern tries the duration grammar at every number
-and number word of the text (its derived trigger, "me" of "time", holds in most texts)."""
+_WALLTIME_WORD_HINT_RE = re.compile(rf"{alternation(lexicon.WALLTIME_WORDS)}|--time", FLAGS)
+"""What every match of :data:`_WALLTIME_RE` and :data:`_WALLTIME_AFTER_RE` contains: a walltime
+word or Slurm's ``--time``. Few requests name one, and both patterns try the duration grammar
+at every number and number word of the text (their derived trigger, "me" of "time", holds in
+most texts). Blanking only removes matches, so one search before both scans serves both."""
 
 _ORDINAL_RE = re.compile(r"^\s*(?:a|an)\s+(?:second|sec|minute|min)\b", FLAGS)
 """The article before "second" or "minute" is rarely a duration ("a second buffer")."""
@@ -716,8 +717,8 @@ def extract_walltime(scanner: Scanner, draft: Draft) -> None:
     weak: list[Mention[int]] = []
     unlikely: list[Mention[int]] = []
     scanner.take(_RESTATED_RE, restated)
-    scanner.take(_WALLTIME_RE, handle)
     if _WALLTIME_WORD_HINT_RE.search(scanner.text):
+        scanner.take(_WALLTIME_RE, handle)
         scanner.take(_WALLTIME_AFTER_RE, handle)
     scanner.take(_RUN_FOR_RE, handle)
     scanner.take(_BARE_HMS_RE, handle)

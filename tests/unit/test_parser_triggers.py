@@ -150,6 +150,7 @@ def test_a_hand_written_gate_holds_for_every_match_of_its_pattern() -> None:
         (resources._BUDGET_HINT_RE, resources._BUDGET_RE),
         (resources._AVOID_HINT_RE, resources._AVOID_FABRIC_RE),
         (structured._FILE_HINT_RE, structured._FILE_RE),
+        (timing._WALLTIME_WORD_HINT_RE, timing._WALLTIME_RE),
         (timing._WALLTIME_WORD_HINT_RE, timing._WALLTIME_AFTER_RE),
     ]
     texts = _sample_texts()
