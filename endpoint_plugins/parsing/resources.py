@@ -63,8 +63,12 @@ _ROCE_RE = re.compile(rf"(?<!\w){alternation(lexicon.RDMA_ETHERNET_WORDS)}{_NOUN
 _LOW_LATENCY_RE = re.compile(
     rf"(?<!\w)(?:{alternation(lexicon.LOW_LATENCY_WORDS)}){_NOUN}(?!\w)", FLAGS
 )
+_LEADING_DIGIT = r"\d(?<![\w.]\d)"
+"""The first digit of a number not inside a word or after a dot. The digit leads, and the
+look-behind, one character wider, follows it: the engine skips from digit to digit, where a
+leading look-behind would be tried at every position of the text."""
 _SPEED_RE = re.compile(
-    r"(?<![\w.])(?P<num>\d{1,6}(?:\.\d{1,3})?)\s*"
+    rf"(?P<num>{_LEADING_DIGIT}\d{{0,5}}(?:\.\d{{1,3}})?)\s*"
     rf"(?:(?P<unit>{alternation(lexicon.SPEED_UNITS_GBPS)})|(?P<gbe>gbe))(?![\w/])",
     FLAGS,
 )
@@ -87,7 +91,8 @@ _LINK_AFTER_RE = re.compile(
 outranks a memory or storage word before it."""
 
 _SPEED_BEFORE_FABRIC_RE = re.compile(
-    r"(?<![\w.])(?P<num>\d{1,4})\s*g(?:b|bit)?(?!ib/)(?=\s*(?:infiniband|ib|ethernet|gbe|roce|"
+    rf"(?P<num>{_LEADING_DIGIT}\d{{0,3}})\s*g(?:b|bit)?(?!ib/)"
+    r"(?=\s*(?:infiniband|ib|ethernet|gbe|roce|"
     r"slingshot|omni-?path|opa|links?|nics?|network|interconnect)(?!\w))",
     FLAGS,
 )
@@ -149,8 +154,12 @@ _ENOUGH_FOR_RE = re.compile(
 """Space asked for by what it must hold: "enough disk for the 2 TB", "sufficient scratch to
 hold 500 GB". With a determiner ("the 2 TB") the size points back at a size named earlier,
 which is the same amount, so that earlier mention is read too."""
-_STORAGE_KIND_TYPO_RE = re.compile(r"(?=s)(?<![\w.-])(?P<word>s[a-z]{5,7})(?![\w-])", FLAGS)
-"""A misspelt "scratch" or "storage" standing alone ("I need that much scrach")."""
+_STORAGE_KIND_TYPO_RE = re.compile(
+    r"(?P<word>(?-i:[Ss\u017f])(?<![\w.-].)[a-z]{5,7})(?![\w-])", FLAGS
+)
+"""A misspelt "scratch" or "storage" standing alone ("I need that much scrach"). Led by "s" in
+every case ``re.IGNORECASE`` matches (the long s too), which the engine skips to; the
+look-behind, one character wider, follows."""
 _STORAGE_TYPO_RE = re.compile(
     rf"{SIZE}\s*(?:of\s+)?(?P<local_before>(?:node[\s-]?)?local\s+)?(?P<word>[a-z]{{5,9}})(?!\w)"
     rf"(?:{_LOCAL_AFTER})?",

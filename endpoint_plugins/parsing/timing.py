@@ -107,7 +107,10 @@ _RUN_FOR_RE = re.compile(
     starts_with([*_RUN_FOR_WORDS, *_DURATION_WORDS], digits=True)  # the words that open it
     # "(?:...|)", not "(?:...)?": an alternation is cheaper to enter than an optional group
     + rf"(?:{starts_with(_RUN_FOR_WORDS)}(?<!\w)"
-    r"(?:for|about|around|approximately|roughly|takes?|taking|lasting|lasts?|~)\s+"
+    # the opening words by their first letters in both cases, so a branch whose letter does not
+    # stand there is skipped unentered (the engine enters every case-folded branch)
+    r"(?:(?-i:[Ff])or|(?-i:[Aa])(?:bout|round|pproximately)|(?-i:[Rr])oughly"
+    r"|(?-i:[Tt])ak(?:es?|ing)|(?-i:[Ll])ast(?:ing|s?)|~)\s+"
     r"(?:(?:about|around|approximately|roughly|up\s+to|at\s+most)\s+)?|)"
     rf"(?P<dur>{DURATION})"
     rf"(?:\s+(?:of\s+)?{alternation(lexicon.WALLTIME_WORDS)}(?!\w))?"
@@ -162,6 +165,11 @@ _WALLTIME_AFTER_RE = re.compile(
     rf"(?P<dur>{DURATION})\s+(?:of\s+)?(?:{alternation(lexicon.WALLTIME_WORDS)})(?!\w)", FLAGS
 )
 """A duration named as the walltime ("5 hours of wall time"): wins over a bare duration."""
+_WALLTIME_WORD_HINT_RE = re.compile(rf"{alternation(lexicon.WALLTIME_WORDS)}|--time", FLAGS)
+"""What every match of :data:`_WALLTIME_RE` and :data:`_WALLTIME_AFTER_RE` contains: a walltime
+word or Slurm's ``--time``. Few requests name one, and both patterns try the duration grammar
+at every number and number word of the text (their derived trigger, "me" of "time", holds in
+most texts). Blanking only removes matches, so one search before both scans serves both."""
 
 _ORDINAL_RE = re.compile(r"^\s*(?:a|an)\s+(?:second|sec|minute|min)\b", FLAGS)
 """The article before "second" or "minute" is rarely a duration ("a second buffer")."""
@@ -400,7 +408,7 @@ _DEADLINE_IS_RE = re.compile(
     FLAGS,
 )
 """A deadline named before its date: "the deadline for results is the 15 of December"."""
-_FOR_DATE_RE = re.compile(rf"(?<!\w)for\s+{_ON_DATE}", FLAGS)
+_FOR_DATE_RE = re.compile(rf"(?-i:[Ff])(?<!\w.)or\s+{_ON_DATE}", FLAGS)
 _NEEDED_BEFORE_RE = re.compile(
     r"(?:(?:need|needs|needed|want|wants|wanted|require|required)\s+(?:it|them|this|these|"
     r"(?:the\s+)?results?|(?:the\s+)?output)"
@@ -410,7 +418,9 @@ _NEEDED_BEFORE_RE = re.compile(
 """Before "for <date>": the results are needed for that day ("we need the results for Monday",
 "the result we need for Monday", "results are needed for the Thursday sync"): a deadline, by
 that day. The pattern starts at "for", a word, so the costly date grammar runs only where a
-"for" stands."""
+"for" stands; it is led by its first letter in both cases, which the engine skips to (a leading
+look-behind would be tried at every position), and the look-behind, one character wider,
+follows it."""
 _BY_THEN_RE = re.compile(
     rf"(?<!\w){_WHEN}(?P<gap>(?:(?!\n\s*\n)\D){{0,100}}?)(?<!not\s)(?<!n't\s)"
     r"(?:(?P<before>before)|by|until|till)\s+(?:then|that\s+(?:day|date))(?!\w)",
@@ -498,17 +508,24 @@ _WITHIN_RE = re.compile(
 )
 """A deadline within a duration; "within 10 days from today" counts from now, so "today" in
 it is the start of the count, not urgency ``soon``."""
-_NEXT_HOUR_RE = re.compile(r"(?<!\w)(?:within|in)\s+the\s+(?:next\s+|coming\s+)?hour(?!\w)", FLAGS)
-"""A deadline of one hour written without a number: "done in the next hour"."""
+_NEXT_HOUR_RE = re.compile(
+    r"(?-i:[WwIi\u0130\u0131])(?<!\w.)(?:(?<=[Ww])ithin|(?<![Ww])n)"
+    r"\s+the\s+(?:next\s+|coming\s+)?hour(?!\w)",
+    FLAGS,
+)
+"""A deadline of one hour written without a number: "done in the next hour". Led by the first
+letters in every case ``re.IGNORECASE`` gives them (the dotted and dotless i), which the
+engine skips to; a one-character look-behind then picks the word."""
 _TIME_LEFT_RE = re.compile(
     r"(?<!\w)(?:(?:i|we)\s+(?:only\s+)?(?:have|got)\s+(?:only\s+|just\s+|about\s+)?"
     rf"(?P<dur>{DURATION})\s+(?:left\s+|remaining\s+)?"
     r"(?:to|until|before|for|till)(?!\w)"
-    rf"|(?P<dur2>{DURATION})\s+(?:left|remaining)\s+(?:to|until|before|till)(?!\w)"
-    rf"|(?P<dur3>{DURATION})\s+from\s+now(?!\w))",
+    rf"|(?P<dur2>{DURATION})\s+(?:(?:left|remaining)\s+(?:to|until|before|till)|from\s+now)(?!\w))",
     FLAGS,
 )
-"""Time left to get results: "I have 12 hours to get results", "results 6 hours from now"."""
+"""Time left to get results: "I have 12 hours to get results", "results 6 hours from now".
+One duration before both endings, so the duration grammar is tried once per position (no
+duration runs on into "left", "remaining" or "from", so the order of the endings is moot)."""
 _TIME_RE = re.compile(
     r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ampm>am|pm|a\.m\.|p\.m\.)?|(?P<word>noon|mid-?day|midnight)",
     FLAGS,
@@ -517,6 +534,9 @@ _TIME_RE = re.compile(
 # -- urgency ---------------------------------------------------------------------------------
 
 _URGENCY_SPELLINGS = {s: u for u, spellings in lexicon.URGENCY_WORDS.items() for s in spellings}
+_URGENCY_BY_SQUASHED = {squash(s): u for s, u in reversed(_URGENCY_SPELLINGS.items())}
+"""Each urgency by its squashed spelling (the first spelling wins, hence reversed): one look-up
+per match instead of squashing every spelling."""
 _URGENCY_RE = re.compile(
     rf"{starts_with(_URGENCY_SPELLINGS)}(?<![\w.]){alternation(_URGENCY_SPELLINGS)}(?!\w)", FLAGS
 )
@@ -580,7 +600,7 @@ def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
     def relative(m: re.Match[str]) -> bool:
         if about_reply(m):
             return True  # "please reply within 2 days"
-        said = next(m.group(g) for g in ("dur", "dur2", "dur3") if m.groupdict().get(g))
+        said = next(m.group(g) for g in ("dur", "dur2") if m.groupdict().get(g))
         seconds = duration_seconds(said)
         if seconds is None or seconds > MAX_RELATIVE_S:
             return False
@@ -697,8 +717,9 @@ def extract_walltime(scanner: Scanner, draft: Draft) -> None:
     weak: list[Mention[int]] = []
     unlikely: list[Mention[int]] = []
     scanner.take(_RESTATED_RE, restated)
-    scanner.take(_WALLTIME_RE, handle)
-    scanner.take(_WALLTIME_AFTER_RE, handle)
+    if _WALLTIME_WORD_HINT_RE.search(scanner.text):
+        scanner.take(_WALLTIME_RE, handle)
+        scanner.take(_WALLTIME_AFTER_RE, handle)
     scanner.take(_RUN_FOR_RE, handle)
     scanner.take(_BARE_HMS_RE, handle)
     scanner.take(
@@ -731,7 +752,7 @@ def extract_urgency(scanner: Scanner, draft: Draft) -> None:
 
     def handle(m: re.Match[str]) -> bool:
         found = squash(m.group(0))
-        urgency = next((u for s, u in _URGENCY_SPELLINGS.items() if squash(s) == found), None)
+        urgency = _URGENCY_BY_SQUASHED.get(found)
         if urgency is None:
             return False
         if urgency is Urgency.NOW and _negated_urgency(m.string, m.start()):
@@ -862,17 +883,22 @@ def default_now() -> datetime:
     return datetime.now(UTC)
 
 
+_H_MM_RE = re.compile(r"(\d{1,3})h([0-5]\d)")
+_PHRASE_SECONDS = {squash(s): v for s, v in reversed(lexicon.DURATION_PHRASES_S.items())}
+"""The seconds of each duration phrase by its squashed spelling ("halfanhour"; the first
+spelling wins, hence reversed)."""
+
+
 def duration_seconds(text: str) -> int | None:
     """Seconds in a duration matched by :data:`DURATION`; None when it has none."""
-    phrase = squash(text)
-    if iso := _ISO_DURATION_RE.fullmatch(text.strip()):
+    stripped = text.strip()
+    if iso := _ISO_DURATION_RE.fullmatch(stripped):
         d, h, m, s = (int(iso.group(k) or 0) for k in "dhms")
         return (((d * 24 + h) * 60 + m) * 60 + s) or None
-    if hm := re.fullmatch(r"(\d{1,3})h([0-5]\d)", text.strip()):
+    if hm := _H_MM_RE.fullmatch(stripped):
         return (int(hm.group(1)) * 60 + int(hm.group(2))) * 60 or None
-    for spelling, seconds in lexicon.DURATION_PHRASES_S.items():
-        if squash(spelling) == phrase:
-            return seconds
+    if (seconds := _PHRASE_SECONDS.get(squash(text))) is not None:
+        return seconds
     total = 0.0
     last_unit = 0
     for m in _SEGMENT_RE.finditer(text):

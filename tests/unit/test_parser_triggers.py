@@ -130,7 +130,7 @@ def test_a_hand_written_gate_holds_for_every_match_of_its_pattern() -> None:
     """Some costly patterns run only when a cheap hint is found in the text (a hint written by
     hand, where :func:`triggers` cannot derive one). A gate that misses a form the pattern
     learned later silently drops that form, so every match must hold its gate's hint."""
-    from endpoint_plugins.parsing import compute, resources, software, structured
+    from endpoint_plugins.parsing import compute, resources, software, structured, timing
 
     gates = [
         (software._WITH_HINT_RE, software._WITH_VARIANT_RE),
@@ -155,6 +155,8 @@ def test_a_hand_written_gate_holds_for_every_match_of_its_pattern() -> None:
         (resources._BUDGET_HINT_RE, resources._BUDGET_RE),
         (resources._AVOID_HINT_RE, resources._AVOID_FABRIC_RE),
         (structured._FILE_HINT_RE, structured._FILE_RE),
+        (timing._WALLTIME_WORD_HINT_RE, timing._WALLTIME_RE),
+        (timing._WALLTIME_WORD_HINT_RE, timing._WALLTIME_AFTER_RE),
     ]
     texts = _sample_texts()
     for gate, pattern in gates:
