@@ -320,13 +320,23 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
     kinds: list[str] = []
     sourced = 0  # where the data noun after a data source ends
     capitals = not _shouted(scanner.original)  # in a text written in capitals, ROOT is a word
-    # joined[i]: words i and i + 1 share a segment (each pair is asked about twice below)
-    joined = [_same_segment(scanner.text, words[i], words[i + 1]) for i in range(len(words) - 1)]
     for i, (start, word) in enumerate(words):
-        before = words[i - 1][1].lower() if i and joined[i - 1] else ""
-        after = words[i + 1][1] if i + 1 < len(words) and joined[i] else ""
+        lower = word.lower()
         versioned = bool(_VERSION_AFTER_RE.match(scanner.text, start + len(word)))
-        named = _inside(start, draft.name_spans) or word.lower() in draft.software
+        if lower not in _VENDORS and (
+            lower in CHAT_SLANG
+            or lower in lexicon.RESERVED_WORDS
+            or (lower in filler and not versioned)
+        ):
+            # Most words: what :func:`_classify` says first of chat, reserved and unversioned
+            # filler words, and no check below asks anything of prose
+            kinds.append("prose")
+            continue
+        joined_before = i and _same_segment(scanner.text, words[i - 1], words[i])
+        joined_after = i + 1 < len(words) and _same_segment(scanner.text, words[i], words[i + 1])
+        before = words[i - 1][1].lower() if joined_before else ""
+        after = words[i + 1][1] if joined_after else ""
+        named = _inside(start, draft.name_spans) or lower in draft.software
         placed = bool(_PLACED_RE.match(scanner.text, start + len(word)))
         run_verb = placed and _word_before(scanner.original, start) in _RUN_VERBS
         kind = _classify(word, before, after, named, versioned, filler, placed, run_verb)
@@ -394,6 +404,8 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
     drop_past_versions(scanner.original, draft)
     _quote_described_languages(scanner.original, draft)
     gpus = _gpus_named(draft)
+    # Asked once: in a text with no package noun no word stands right before one
+    package_noun = _PACKAGE_NOUN_AFTER_RE.search(scanner.original) is not None
     for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
         if kind == "vendor" and gpus:  # "as long as they're NVIDIA"
             draft.compute.gpu_vendor.append(Mention(_VENDORS[word.lower()], word))
@@ -405,7 +417,11 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
             kind == "ambiguous" and capitals and _titled_mid_sentence(scanner.original, start, word)
         ):
             kinds[i] = "unread"  # "thanks to Ray", "in Stan": a proper name, quoted
-        elif kind in ("prose", "ambiguous") and _before_package_noun(scanner.original, start, word):
+        elif (
+            kind in ("prose", "ambiguous")
+            and package_noun
+            and _before_package_noun(scanner.original, start, word)
+        ):
             kinds[i] = "unread"  # "the vegan package": not read as a name, so quoted
     _unresolved_phrases(scanner, words, kinds, draft)
     _stray_amounts(scanner, draft)
@@ -1429,6 +1445,7 @@ def _names_in_lists(
     name's description ends, for a name described before the next item ("the Prophet
     forecasting package and statsmodels")."""
     ends = ends or {}
+    filler = filler_words()
     spans = [(s, e) for s, e, _ in draft.software_spans]
     changed = True
     while changed:
@@ -1438,8 +1455,14 @@ def _names_in_lists(
             for i, ((s, w), k) in enumerate(zip(words, kinds, strict=True))
             if k == "name"
         ]
+        if not named:
+            return  # no package for a word to be listed with
         for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
-            if kind == "prose" and (_misspelt_filler_only(word) or _rare_word_near_filler(word)):
+            if (
+                kind == "prose"
+                and word not in filler  # both tests below ask this first
+                and (_misspelt_filler_only(word) or _rare_word_near_filler(word))
+            ):
                 if _listed_between(original, start, word, named):
                     kinds[i] = "name"  # "data.table + fixest,": a package one edit from
                     changed = True  # "finest"; "gromacs and shoud run" stays prose
@@ -1696,7 +1719,8 @@ def typo_of_common(word: str) -> bool:
     splits = [(lower[:i], lower[i:]) for i in range(len(lower) + 1)]
     swapped = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
     dropped = {a + c + b for a, b in splits for c in _COMMON_TYPO_LETTERS}
-    return any(common_word(w) and len(w) >= 3 for w in (swapped | dropped) - {lower})
+    # Every candidate is lower case already: one set intersection instead of a look-up each
+    return any(len(w) >= 3 and w != lower for w in (swapped | dropped) & _common_words())
 
 
 def _titled_name(word: str, after: str, versioned: bool) -> bool:
