@@ -373,23 +373,25 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
     _lists_of_unread(scanner.original, words, kinds)
     _feature_typos(scanner, words, kinds, draft)
     for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
-        if kind == "name" and placed_as_non_name(scanner.original, start, start + len(word)):
+        if kind != "name":
+            continue
+        if placed_as_non_name(scanner.original, start, start + len(word)):
             kinds[i] = "unread"  # "--num_gpus", "coresMin:", "in.polymer", "nvcr.io/nvidia/"
-        elif kind == "name" and _IMAGE_TAG_AFTER_RE.match(scanner.original, start + len(word)):
+        elif _IMAGE_TAG_AFTER_RE.match(scanner.original, start + len(word)):
             kinds[i] = "unread"  # "podman run sb3:latest": an image the job runs, quoted
-        elif kind == "name" and _part_of_versioned(scanner.original, start, word, draft):
+        elif _part_of_versioned(scanner.original, start, word, draft):
             kinds[i] = "unread"  # "GATK 4.5 HaplotypeCaller": a tool of GATK, quoted
-        elif kind == "name" and _tool_in_parentheses(scanner.original, start, word, draft):
+        elif _tool_in_parentheses(scanner.original, start, word, draft):
             kinds[i] = "unread"  # "GATK 4.5 (GenomicsDBImport and GenotypeGVCFs)": quoted
-        elif kind == "name" and executable_of(word, draft.software):
+        elif executable_of(word, draft.software):
             kinds[i] = "unread"  # "cp2k.psmp" beside CP2K: a program of a named package
-        elif kind == "name" and _program_of_named(scanner.original, words, kinds, i, draft):
+        elif _program_of_named(scanner.original, words, kinds, i, draft):
             kinds[i] = "unread"  # "featureCounts (subread 2.0.6)": a program of that package
-        elif kind == "name" and on_own_machine(scanner.original, start + len(word)):
+        elif on_own_machine(scanner.original, start + len(word)):
             kinds[i] = "unread"  # "GaussView is only used on our desktops": quoted
-        elif kind == "name" and _after_the_job(scanner, start, word):
+        elif _after_the_job(scanner, start, word):
             kinds[i] = "unread"  # "#SBATCH -J conformer-ctc", "Conformer-CTC large": quoted
-        elif kind == "name":
+        else:
             name = lookup(lexicon.SOFTWARE, word) or word.lower()[:MAX_NAME_CHARS]
             draft.add_software(name, versions.get(i, []), (start, start + len(word)))
             scanner.blank(start, start + len(word))
@@ -788,6 +790,8 @@ def _tools_of_a_step(
     proper name or acronym names a tool when the sentence has named a package before it, or
     a job noun stands before the preposition. A person ("discussed it with Priya") or a method
     ("neurons with STDP") stands there too, but in no sentence about a package's step."""
+    if "unread" not in kinds:
+        return  # only an unread word becomes a tool here
     for i, (start, word) in enumerate(words):
         if kinds[i] == "unread" and _made_to_work(original, start, word):
             kinds[i] = "name"
@@ -1074,6 +1078,8 @@ def _described_names(
                 kinds[k] = "described"
         scanner.blank(end, m.end())
         ends[i] = m.end()
+    if not ends:
+        return versions, ends  # no name described: none to find again elsewhere
     described = {words[i][1].lower() for i in ends}
     for k, (_, word) in enumerate(words):
         if kinds[k] in ("unread", "ambiguous") and word.lower() in described:
@@ -1589,6 +1595,8 @@ and the SIS2 sea-ice model" (but not "Vitis and the card")."""
 def _lists_of_unread(original: str, words: list[tuple[int, str]], kinds: list[str]) -> None:
     """ "xformers and diffusers", "flax, optax": two or more unknown lower-case words listed
     together are packages (a list of prose words would be in the filler list)."""
+    if kinds.count("unread") < 2:
+        return  # no list of two
     slots = [i for i, (_, w) in enumerate(words) if w.lower() not in _JOINERS]
     i = 0
     while i < len(slots):
@@ -1761,6 +1769,11 @@ _TYPO_FEATURES = {
     "interconnect": "fast",
 }
 """Misspelt network words and what they ask for; "fast" only after "fast", "low latency"."""
+_TYPO_FEATURE_LENGTHS = range(
+    -(-2 * min(map(len, _TYPO_FEATURES)) // 3), 3 * max(map(len, _TYPO_FEATURES)) // 2 + 1
+)
+"""The lengths a word can have and still be 80 % like one of those words: the ratio 2m/(a+b)
+of two lengths a <= b is at most 2a/(a+b), which is 0.8 or more only when 3a >= 2b."""
 _NETWORK_NOUNS = frozenset(
     (*lexicon.NETWORK_NOUNS, "networks", "interconnects", "fabrics", "networked")
 )
@@ -1782,7 +1795,8 @@ def _feature_typos(
         close = [
             found
             for part in word.lower().split("-")
-            if part not in _TYPO_FEATURES
+            if len(part) in _TYPO_FEATURE_LENGTHS
+            and part not in _TYPO_FEATURES
             and part not in _NETWORK_NOUNS
             and (found := closest(part, tuple(_TYPO_FEATURES), 0.8)) is not None
         ]
@@ -1878,19 +1892,16 @@ def _unresolved_phrases(
         if unread and (not run or _same_segment(scanner.text, run[-1], (start, word))):
             run.append((start, word))
             continue
-        _flush(run, scanner.original, draft)
+        if run:  # most words are prose, and most runs empty
+            _flush(run, scanner.original, draft)
         if unread:
             run.append((start, word))
     _flush(run, scanner.original, draft)
 
 
 def leftover_words(text: str) -> list[tuple[int, str]]:
-    found: list[tuple[int, str]] = []
-    for m in _WORD_RE.finditer(text):
-        word = m.group(0).rstrip(".-/")
-        if word:
-            found.append((m.start(), word))
-    return found
+    # A match of _WORD_RE ends in a word character, "+" or "#": nothing to strip from it
+    return [(m.start(), m.group()) for m in _WORD_RE.finditer(text)]
 
 
 def _same_segment(text: str, a: tuple[int, str], b: tuple[int, str]) -> bool:
