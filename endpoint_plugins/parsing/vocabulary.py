@@ -1287,12 +1287,12 @@ def _coupled_subject(original: str, start: int, word: str, starts: set[int]) -> 
     couples to the atmosphere" couples no software. A proper name that looks like an
     adjective counts here ("Cardinal"), since the package after it carries the cue; an
     everyday lower-case word, a language or a method's eponym does not."""
+    coupled = _COUPLED_SUBJECT_RE.match(original, start + len(word))
+    if coupled is None or coupled.end() not in starts:
+        return False  # asked first: it fails at once after almost every word
     if len(word) < 2 or concept_word(word) or word.lower() in _LANGUAGE_NAMES:
         return False
-    if word.islower() and (english_word(word) or common_word(word)):
-        return False
-    coupled = _COUPLED_SUBJECT_RE.match(original, start + len(word))
-    return bool(coupled and coupled.end() in starts)
+    return not (word.islower() and (english_word(word) or common_word(word)))
 
 
 def _language_package(original: str, end: int, word: str) -> bool:
