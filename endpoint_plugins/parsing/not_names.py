@@ -38,6 +38,8 @@ def model_checkpoint(word: str) -> bool:
     "medium.en", "base-uncased"): weights to load, not a package to install."""
     if _MODEL_SIZE_RE.search(word) and any(c.isalpha() for c in word.split("-")[0]):
         return True
+    if "-" not in word and "." not in word:
+        return False  # one part: neither a size word with its tag nor a family with its size
     parts = [p for p in re.split(r"[-.]", word.lower()) if p]
     if len(parts) >= 2 and parts[0] in _SIZE_WORDS:
         return all(_SIZE_TAG_RE.match(p) for p in parts[1:])
@@ -259,15 +261,12 @@ def concept_word(word: str) -> bool:
     channel ("LTS") or a month's name or abbreviation ("Nov"): shaped like a name, no
     package."""
     lower = word.lower()
+    if lower in _EPONYMS or lower in _RELEASE_CHANNELS or lower.rstrip(".") in MONTHS:
+        return True
+    if "-" not in lower:
+        return False  # one part, asked about already (most words: no list built for them)
     parts = [p for p in lower.split("-") if p]
-    return (
-        lower in _EPONYMS
-        or lower in _RELEASE_CHANNELS
-        or lower.rstrip(".") in MONTHS
-        or (
-            len(parts) > 1 and any(p in _EPONYMS for p in parts) and all(p.isalpha() for p in parts)
-        )
-    )
+    return len(parts) > 1 and any(p in _EPONYMS for p in parts) and all(p.isalpha() for p in parts)
 
 
 def concept_word_slip(word: str) -> bool:
@@ -681,7 +680,11 @@ def placed_as_non_name(text: str, start: int, end: int) -> bool:
             return True  # "Executors: 20 nodes", "Workers: 64 cores each": a section label
         if _KEY_AFTER_RE.match(text, end) and _resource_key(word):
             return True  # "ranks_per_node: 64" in a line of prose: a key, not a pin
-    token_start = max(text.rfind(c, 0, start) for c in " \t\n\"'({[,=") + 1
+    # The token starts after the last space or mark before the word; each mark after the
+    # first is looked for only past the one found so far (not back through the whole text)
+    token_start = 0
+    for mark in " \t\n\"'({[,=":
+        token_start = max(token_start, text.rfind(mark, token_start, start) + 1)
     token_end = end
     while token_end < len(text) and not text[token_end].isspace():
         if text[token_end] in ",\"')]}":
@@ -837,15 +840,16 @@ _NUMBER_BEFORE_RE = re.compile(r"\d[^\S\n]*$")
 def unit_typo(text: str, start: int, word: str) -> bool:
     """A misspelled unit after a number ("512 corse", "4 noeds", "2 gpsu"): a count the writer
     mistyped, not a package; kept unread, so it is quoted."""
-    from endpoint_plugins.parsing.vocabulary import typo_of
-
     lower = word.lower()
-    return (
+    if not (
         lower.isalpha()
         and 4 <= len(lower) <= 8
-        and bool(_NUMBER_BEFORE_RE.search(text, max(0, start - 12), start))
-        and typo_of(lower, _UNIT_WORDS, 1) is not None
-    )
+        and _NUMBER_BEFORE_RE.search(text, max(0, start - 12), start)
+    ):
+        return False
+    from endpoint_plugins.parsing.vocabulary import typo_of  # only for a word after a number
+
+    return typo_of(lower, _UNIT_WORDS, 1) is not None
 
 
 _NOT_SOFTWARE_AFTER_RE = re.compile(

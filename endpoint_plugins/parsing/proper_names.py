@@ -121,11 +121,14 @@ def misspelt_eponym(word: str) -> bool:
     if not all(p.isalpha() for p in parts):
         return False
     shortest = 4 if len(parts) > 1 else 7  # alone, "Arnold" is a renderer, no "Arnoldi"
+    # The set look-up first: a slip is rare, a concept word's own test dearer
     slips = [
-        p for p in parts if len(p) >= shortest and not concept_word(p) and concept_word_slip(p)
+        p for p in parts if len(p) >= shortest and concept_word_slip(p) and not concept_word(p)
     ]
+    if not slips:
+        return False
     rest = [p for p in parts if p not in slips]
-    return bool(slips) and all(concept_word(p) or english_word(p) for p in rest)
+    return all(concept_word(p) or english_word(p) for p in rest)
 
 
 def no_software_name(text: str, start: int, word: str) -> bool:

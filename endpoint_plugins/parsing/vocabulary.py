@@ -320,13 +320,23 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
     kinds: list[str] = []
     sourced = 0  # where the data noun after a data source ends
     capitals = not _shouted(scanner.original)  # in a text written in capitals, ROOT is a word
-    # joined[i]: words i and i + 1 share a segment (each pair is asked about twice below)
-    joined = [_same_segment(scanner.text, words[i], words[i + 1]) for i in range(len(words) - 1)]
     for i, (start, word) in enumerate(words):
-        before = words[i - 1][1].lower() if i and joined[i - 1] else ""
-        after = words[i + 1][1] if i + 1 < len(words) and joined[i] else ""
+        lower = word.lower()
         versioned = bool(_VERSION_AFTER_RE.match(scanner.text, start + len(word)))
-        named = _inside(start, draft.name_spans) or word.lower() in draft.software
+        if lower not in _VENDORS and (
+            lower in CHAT_SLANG
+            or lower in lexicon.RESERVED_WORDS
+            or (lower in filler and not versioned)
+        ):
+            # Most words: what :func:`_classify` says first of chat, reserved and unversioned
+            # filler words, and no check below asks anything of prose
+            kinds.append("prose")
+            continue
+        joined_before = i and _same_segment(scanner.text, words[i - 1], words[i])
+        joined_after = i + 1 < len(words) and _same_segment(scanner.text, words[i], words[i + 1])
+        before = words[i - 1][1].lower() if joined_before else ""
+        after = words[i + 1][1] if joined_after else ""
+        named = _inside(start, draft.name_spans) or lower in draft.software
         placed = bool(_PLACED_RE.match(scanner.text, start + len(word)))
         run_verb = placed and _word_before(scanner.original, start) in _RUN_VERBS
         kind = _classify(word, before, after, named, versioned, filler, placed, run_verb)
@@ -363,23 +373,25 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
     _lists_of_unread(scanner.original, words, kinds)
     _feature_typos(scanner, words, kinds, draft)
     for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
-        if kind == "name" and placed_as_non_name(scanner.original, start, start + len(word)):
+        if kind != "name":
+            continue
+        if placed_as_non_name(scanner.original, start, start + len(word)):
             kinds[i] = "unread"  # "--num_gpus", "coresMin:", "in.polymer", "nvcr.io/nvidia/"
-        elif kind == "name" and _IMAGE_TAG_AFTER_RE.match(scanner.original, start + len(word)):
+        elif _IMAGE_TAG_AFTER_RE.match(scanner.original, start + len(word)):
             kinds[i] = "unread"  # "podman run sb3:latest": an image the job runs, quoted
-        elif kind == "name" and _part_of_versioned(scanner.original, start, word, draft):
+        elif _part_of_versioned(scanner.original, start, word, draft):
             kinds[i] = "unread"  # "GATK 4.5 HaplotypeCaller": a tool of GATK, quoted
-        elif kind == "name" and _tool_in_parentheses(scanner.original, start, word, draft):
+        elif _tool_in_parentheses(scanner.original, start, word, draft):
             kinds[i] = "unread"  # "GATK 4.5 (GenomicsDBImport and GenotypeGVCFs)": quoted
-        elif kind == "name" and executable_of(word, draft.software):
+        elif executable_of(word, draft.software):
             kinds[i] = "unread"  # "cp2k.psmp" beside CP2K: a program of a named package
-        elif kind == "name" and _program_of_named(scanner.original, words, kinds, i, draft):
+        elif _program_of_named(scanner.original, words, kinds, i, draft):
             kinds[i] = "unread"  # "featureCounts (subread 2.0.6)": a program of that package
-        elif kind == "name" and on_own_machine(scanner.original, start + len(word)):
+        elif on_own_machine(scanner.original, start + len(word)):
             kinds[i] = "unread"  # "GaussView is only used on our desktops": quoted
-        elif kind == "name" and _after_the_job(scanner, start, word):
+        elif _after_the_job(scanner, start, word):
             kinds[i] = "unread"  # "#SBATCH -J conformer-ctc", "Conformer-CTC large": quoted
-        elif kind == "name":
+        else:
             name = lookup(lexicon.SOFTWARE, word) or word.lower()[:MAX_NAME_CHARS]
             draft.add_software(name, versions.get(i, []), (start, start + len(word)))
             scanner.blank(start, start + len(word))
@@ -394,6 +406,8 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
     drop_past_versions(scanner.original, draft)
     _quote_described_languages(scanner.original, draft)
     gpus = _gpus_named(draft)
+    # Asked once: in a text with no package noun no word stands right before one
+    package_noun = _PACKAGE_NOUN_AFTER_RE.search(scanner.original) is not None
     for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
         if kind == "vendor" and gpus:  # "as long as they're NVIDIA"
             draft.compute.gpu_vendor.append(Mention(_VENDORS[word.lower()], word))
@@ -405,7 +419,11 @@ def extract_open_vocabulary(scanner: Scanner, draft: Draft) -> None:
             kind == "ambiguous" and capitals and _titled_mid_sentence(scanner.original, start, word)
         ):
             kinds[i] = "unread"  # "thanks to Ray", "in Stan": a proper name, quoted
-        elif kind in ("prose", "ambiguous") and _before_package_noun(scanner.original, start, word):
+        elif (
+            kind in ("prose", "ambiguous")
+            and package_noun
+            and _before_package_noun(scanner.original, start, word)
+        ):
             kinds[i] = "unread"  # "the vegan package": not read as a name, so quoted
     _unresolved_phrases(scanner, words, kinds, draft)
     _stray_amounts(scanner, draft)
@@ -772,6 +790,8 @@ def _tools_of_a_step(
     proper name or acronym names a tool when the sentence has named a package before it, or
     a job noun stands before the preposition. A person ("discussed it with Priya") or a method
     ("neurons with STDP") stands there too, but in no sentence about a package's step."""
+    if "unread" not in kinds:
+        return  # only an unread word becomes a tool here
     for i, (start, word) in enumerate(words):
         if kinds[i] == "unread" and _made_to_work(original, start, word):
             kinds[i] = "name"
@@ -1058,6 +1078,8 @@ def _described_names(
                 kinds[k] = "described"
         scanner.blank(end, m.end())
         ends[i] = m.end()
+    if not ends:
+        return versions, ends  # no name described: none to find again elsewhere
     described = {words[i][1].lower() for i in ends}
     for k, (_, word) in enumerate(words):
         if kinds[k] in ("unread", "ambiguous") and word.lower() in described:
@@ -1265,12 +1287,12 @@ def _coupled_subject(original: str, start: int, word: str, starts: set[int]) -> 
     couples to the atmosphere" couples no software. A proper name that looks like an
     adjective counts here ("Cardinal"), since the package after it carries the cue; an
     everyday lower-case word, a language or a method's eponym does not."""
+    coupled = _COUPLED_SUBJECT_RE.match(original, start + len(word))
+    if coupled is None or coupled.end() not in starts:
+        return False  # asked first: it fails at once after almost every word
     if len(word) < 2 or concept_word(word) or word.lower() in _LANGUAGE_NAMES:
         return False
-    if word.islower() and (english_word(word) or common_word(word)):
-        return False
-    coupled = _COUPLED_SUBJECT_RE.match(original, start + len(word))
-    return bool(coupled and coupled.end() in starts)
+    return not (word.islower() and (english_word(word) or common_word(word)))
 
 
 def _language_package(original: str, end: int, word: str) -> bool:
@@ -1429,6 +1451,7 @@ def _names_in_lists(
     name's description ends, for a name described before the next item ("the Prophet
     forecasting package and statsmodels")."""
     ends = ends or {}
+    filler = filler_words()
     spans = [(s, e) for s, e, _ in draft.software_spans]
     changed = True
     while changed:
@@ -1438,8 +1461,14 @@ def _names_in_lists(
             for i, ((s, w), k) in enumerate(zip(words, kinds, strict=True))
             if k == "name"
         ]
+        if not named:
+            return  # no package for a word to be listed with
         for i, ((start, word), kind) in enumerate(zip(words, kinds, strict=True)):
-            if kind == "prose" and (_misspelt_filler_only(word) or _rare_word_near_filler(word)):
+            if (
+                kind == "prose"
+                and word not in filler  # both tests below ask this first
+                and (_misspelt_filler_only(word) or _rare_word_near_filler(word))
+            ):
                 if _listed_between(original, start, word, named):
                     kinds[i] = "name"  # "data.table + fixest,": a package one edit from
                     changed = True  # "finest"; "gromacs and shoud run" stays prose
@@ -1566,6 +1595,8 @@ and the SIS2 sea-ice model" (but not "Vitis and the card")."""
 def _lists_of_unread(original: str, words: list[tuple[int, str]], kinds: list[str]) -> None:
     """ "xformers and diffusers", "flax, optax": two or more unknown lower-case words listed
     together are packages (a list of prose words would be in the filler list)."""
+    if kinds.count("unread") < 2:
+        return  # no list of two
     slots = [i for i, (_, w) in enumerate(words) if w.lower() not in _JOINERS]
     i = 0
     while i < len(slots):
@@ -1696,7 +1727,8 @@ def typo_of_common(word: str) -> bool:
     splits = [(lower[:i], lower[i:]) for i in range(len(lower) + 1)]
     swapped = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
     dropped = {a + c + b for a, b in splits for c in _COMMON_TYPO_LETTERS}
-    return any(common_word(w) and len(w) >= 3 for w in (swapped | dropped) - {lower})
+    # Every candidate is lower case already: one set intersection instead of a look-up each
+    return any(len(w) >= 3 and w != lower for w in (swapped | dropped) & _common_words())
 
 
 def _titled_name(word: str, after: str, versioned: bool) -> bool:
@@ -1737,6 +1769,11 @@ _TYPO_FEATURES = {
     "interconnect": "fast",
 }
 """Misspelt network words and what they ask for; "fast" only after "fast", "low latency"."""
+_TYPO_FEATURE_LENGTHS = range(
+    -(-2 * min(map(len, _TYPO_FEATURES)) // 3), 3 * max(map(len, _TYPO_FEATURES)) // 2 + 1
+)
+"""The lengths a word can have and still be 80 % like one of those words: the ratio 2m/(a+b)
+of two lengths a <= b is at most 2a/(a+b), which is 0.8 or more only when 3a >= 2b."""
 _NETWORK_NOUNS = frozenset(
     (*lexicon.NETWORK_NOUNS, "networks", "interconnects", "fabrics", "networked")
 )
@@ -1758,7 +1795,8 @@ def _feature_typos(
         close = [
             found
             for part in word.lower().split("-")
-            if part not in _TYPO_FEATURES
+            if len(part) in _TYPO_FEATURE_LENGTHS
+            and part not in _TYPO_FEATURES
             and part not in _NETWORK_NOUNS
             and (found := closest(part, tuple(_TYPO_FEATURES), 0.8)) is not None
         ]
@@ -1854,19 +1892,16 @@ def _unresolved_phrases(
         if unread and (not run or _same_segment(scanner.text, run[-1], (start, word))):
             run.append((start, word))
             continue
-        _flush(run, scanner.original, draft)
+        if run:  # most words are prose, and most runs empty
+            _flush(run, scanner.original, draft)
         if unread:
             run.append((start, word))
     _flush(run, scanner.original, draft)
 
 
 def leftover_words(text: str) -> list[tuple[int, str]]:
-    found: list[tuple[int, str]] = []
-    for m in _WORD_RE.finditer(text):
-        word = m.group(0).rstrip(".-/")
-        if word:
-            found.append((m.start(), word))
-    return found
+    # A match of _WORD_RE ends in a word character, "+" or "#": nothing to strip from it
+    return [(m.start(), m.group()) for m in _WORD_RE.finditer(text)]
 
 
 def _same_segment(text: str, a: tuple[int, str], b: tuple[int, str]) -> bool:
