@@ -10,7 +10,8 @@ Three measurements, on the hand-labelled data under ``tests/data/`` (see its REA
    the parser's reading and for the labels themselves (the negotiator given a correct parse).
 3. **Parse time**: median and p95 milliseconds per request over the whole corpus, against a
    baseline of reading the same text with ``str.split`` in the same run (a ratio, so the figure
-   travels between machines).
+   travels between machines), and the median of each request's fastest round, which leaves out
+   most of what other processes on a busy machine take.
 
 Run: ``.venv/bin/python bench/parser_accuracy.py [--split heldout] [--show-misses 20] [--per-file]
 [--json]``. ``--split dev`` measures the dev files and the verdict set, never the held-out split.
@@ -129,20 +130,29 @@ def verdict_table(results: dict[str, VerdictScore]) -> Table:
 
 
 def timing(texts: list[str], repeat: int) -> dict[str, float]:
-    """Median and p95 parse time per request, and the ratio to a ``str.split`` baseline."""
+    """Median and p95 parse time per request, and the ratio to a ``str.split`` baseline.
+
+    Two medians: over every parse of every round (what a loaded machine gives), and over each
+    request's fastest round (``best_median_ms``, the convention of :mod:`timeit`: the cost of
+    the code itself, with the time other processes took from it left out as far as a run can).
+    """
     parse_ms: list[float] = []
     split_ms: list[float] = []
+    best = [float("inf")] * len(texts)
     for _ in track(range(repeat), description="timing", transient=True):
-        for text in texts:
+        for i, text in enumerate(texts):
             start = time.perf_counter()
             parse_requirements(text)
-            parse_ms.append((time.perf_counter() - start) * 1000)
+            elapsed = (time.perf_counter() - start) * 1000
+            parse_ms.append(elapsed)
+            best[i] = min(best[i], elapsed)
             start = time.perf_counter()
             text.lower().split()
             split_ms.append((time.perf_counter() - start) * 1000)
     parse_ms.sort()
     return {
         "median_ms": statistics.median(parse_ms),
+        "best_median_ms": statistics.median(best),
         "p95_ms": parse_ms[int(0.95 * (len(parse_ms) - 1))],
         "ratio_to_split": statistics.median(parse_ms) / max(statistics.median(split_ms), 1e-9),
     }
@@ -227,7 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     console.print(
         f"\nparse time per request: median [b]{t['median_ms']:.2f} ms[/], p95 "
         f"{t['p95_ms']:.2f} ms ({t['ratio_to_split']:.0f}x a str.split of the same text), "
-        f"{len(texts)} requests x {args.repeat} rounds"
+        f"{len(texts)} requests x {args.repeat} rounds; median of each request's fastest "
+        f"round [b]{t['best_median_ms']:.2f} ms[/]"
     )
     if args.json:
         print(json.dumps(figures, indent=2))
