@@ -119,6 +119,16 @@ _NODES_RE = re.compile(
 nodes" and "2 of your GPU nodes" pick nodes from the site's pool, which is a count too; but
 "3 of the nodes failed", "2 of our nodes are down" say what the nodes did or are, so with
 "of the" a verb after the node word keeps the count out."""
+_HARDWARE_OF_A_NODE_RE = re.compile(
+    r"(?<!\w)(?:the|all(?:\s+(?:of\s+)?the)?|both|(?:all|both)\s+of\s+the)\s+"
+    r"(?:[^\W\d][\w-]*\s+){0,2}?(?:gpus|cores|cpus|cards|accelerators|devices|sockets|disks|ssds|nics)"
+    r"\s+(?:in|on|of|within|inside)\s+$",
+    FLAGS,
+)
+"""Before "a node": the parts of any one node ("the GPUs in a node must have NVLink", "all
+the cores of a node share one memory"), a sentence about what a node is like; the node count,
+if any, is said elsewhere. Not with a count of the parts: "all 8 GPUs of one node" asks for
+that node."""
 _WITH_AMOUNT_RE = re.compile(
     r"\s*,?\s*(?:with|w/|having|that\s+has|which\s+has|of)\s+(?:at\s+least\s+|about\s+)?"
     r"(?:\d|an?\s|one|two|three|four|six|eight|\x00)",
@@ -606,6 +616,12 @@ _GPU_MENTION_RE = re.compile(
     FLAGS,
 )
 _TOTAL_RE = re.compile(TOTAL, FLAGS)
+_ALL_OF_RE = re.compile(r"(?<!\w)all\s+(?:of\s+)?(?:the\s+|its\s+|their\s+)?$", FLAGS)
+"""Before a core count, "all": the whole of a node ("all 96 cores", "all of the 128 cores").
+Read as per node, which never asks for fewer cores than the text does, and only up to
+:data:`_NODE_CORES` ("all 4,096 cores" is a share of a cluster)."""
+_NODE_CORES = 512
+"""The most cores one node is taken to have."""
 _PER_CORE_RE = re.compile(PER_CORE, FLAGS)
 _JOIN_RE = re.compile(r"\s*,?\s*(?P<conn>or|and|plus|with|&|\+)?\s*(?:either\s+)?", FLAGS)
 
@@ -834,6 +850,10 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
             and not _CLAUSE_BREAK_RE.search(m.string, node_spans[-1][1], m.start())
         ):
             return False  # "2 nodes, 1 node have 64 cores": the size of each node, read below
+        if m.group("n").lower() in ("a", "an") and _HARDWARE_OF_A_NODE_RE.search(
+            m.string, max(0, m.start() - 60), m.start()
+        ):
+            return False  # "the GPUs in a node must have NVLink": what a node is like, no count
         groups = m.groupdict()
         if (
             groups.get("gpu")
@@ -1012,6 +1032,14 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
                 per_node = True
             elif not scope and not total and _SHARED_SCOPE_RE.match(scanner.text, m.end()):
                 per_node = True
+            elif (
+                kind == "core"
+                and not scope
+                and not total
+                and n <= _NODE_CORES
+                and _ALL_OF_RE.search(scanner.original, max(0, m.start() - 20), m.start())
+            ):
+                per_node = True  # "all 96 cores": every core of the node, so the node's count
             elif kind == "core" and not scope and not total and not per_node:
                 if per_task(scanner.original, m.start(), m.end()):
                     draft.unresolved.append(_per_task_phrase(scanner.original, m))
@@ -1068,12 +1096,15 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
 
 _SPLIT_PER_NODE_RE = re.compile(
     r"[ \t]*(?:,|;|with|and|i\.e\.|so|\(|:)?[ \t]*(?:with[ \t]+|that\s+is[ \t]+)?"
+    r"(?:(?:as|at|(?:split|spread|laid\s+out|arranged|distributed|packed)(?:\s+(?:as|at|with))?)"
+    r"[ \t]+)?"
     r"(?P<n>\d{1,4})[ \t]*(?:per|on\s+each|in\s+each|each|a|/)[ \t]*"
     r"(?:node|machine|server|host)(?!\w)",
     FLAGS,
 )
 """After a total count, how it splits over the nodes, with no unit of its own: "32 A100 GPUs
-in total with 4 per node", "256 cores, 64 per node"."""
+in total with 4 per node", "256 cores, 64 per node", "1,024 cores in total, as 128 per node",
+"48 GPUs, spread as 8 per node"."""
 
 
 def _split_per_node(scanner: Scanner, found: list[_Found]) -> None:
