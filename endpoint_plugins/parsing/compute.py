@@ -31,6 +31,7 @@ from endpoint_plugins.parsing.scanner import (
     Scanner,
     alternation,
     in_range,
+    letter_led,
     lookup,
     sentence_around,
     size_in_gb,
@@ -44,6 +45,13 @@ MAX_NODES = 1_000_000
 MAX_CORES = 100_000_000
 MAX_GPUS = 1_000_000
 MAX_MEMORY_GB = 1e7
+
+
+def _cases(letter: str) -> str:
+    """Every case of ``letter`` that ``re.IGNORECASE`` matches, for a class written in a
+    case-sensitive group ("i" is "Ii\u0130\u0131")."""
+    return letter_led([letter])[0]
+
 
 _MODEL_SPELLINGS = [s for spellings in lexicon.GPU_MODELS.values() for s in spellings]
 _MODEL = alternation(_MODEL_SPELLINGS)
@@ -111,6 +119,16 @@ _NODES_RE = re.compile(
 nodes" and "2 of your GPU nodes" pick nodes from the site's pool, which is a count too; but
 "3 of the nodes failed", "2 of our nodes are down" say what the nodes did or are, so with
 "of the" a verb after the node word keeps the count out."""
+_HARDWARE_OF_A_NODE_RE = re.compile(
+    r"(?<!\w)(?:the|all(?:\s+(?:of\s+)?the)?|both|(?:all|both)\s+of\s+the)\s+"
+    r"(?:[^\W\d][\w-]*\s+){0,2}?(?:gpus|cores|cpus|cards|accelerators|devices|sockets|disks|ssds|nics)"
+    r"\s+(?:in|on|of|within|inside)\s+$",
+    FLAGS,
+)
+"""Before "a node": the parts of any one node ("the GPUs in a node must have NVLink", "all
+the cores of a node share one memory"), a sentence about what a node is like; the node count,
+if any, is said elsewhere. Not with a count of the parts: "all 8 GPUs of one node" asks for
+that node."""
 _WITH_AMOUNT_RE = re.compile(
     r"\s*,?\s*(?:with|w/|having|that\s+has|which\s+has|of)\s+(?:at\s+least\s+|about\s+)?"
     r"(?:\d|an?\s|one|two|three|four|six|eight|\x00)",
@@ -133,11 +151,14 @@ _ONE_UNIT_WORDS = ("machine", "computer", "workstation", "host", "server", "box"
 """Singular words for one node that :data:`lexicon.NODE_WORDS` leaves out as vague on their own
 ("a big machine"). Beginners and non-native writers use them for the node they ask for."""
 _ONE_UNIT_RE = re.compile(
-    # every match starts with "a", "o", "s" or "1": the look-ahead rejects most positions with
-    # one test, before the costlier look-behind
-    r"(?=[aos1])(?<![\w-])(?:(?P<one>one|1|a\s+single|one\s+single|single"
-    r"|(?:an?\s+)?(?P<single>s[a-z]{3,6})(?=[\s-]+(?:node|machine|computer|server|host|box)(?![\w-])))"
-    r"|(?P<article>an?))\s+"
+    # every match starts with "a", "o", "s" or "1": that character is consumed first and each
+    # branch names it in a look-behind (see :func:`_counted`), so the engine skips to the next
+    # candidate; a branch starting with the consumed character holds only what follows it
+    rf"(?-i:[{_cases('a')}{_cases('o')}{_cases('s')}1])(?<![\w-].)"
+    r"(?:(?P<one>(?<=[Oo])ne|(?<=1)|(?<=[Aa])\s+single|(?<=[Oo])ne\s+single|(?<=[Ss\u017f])ingle"
+    r"|(?:(?<=[Aa])n?\s+(?P<single>s[a-z]{3,6})|(?<=[Ss\u017f])(?P<single_rest>[a-z]{3,6}))"
+    r"(?=[\s-]+(?:node|machine|computer|server|host|box)(?![\w-])))"
+    r"|(?P<article>(?<=[Aa])n?))\s+"
     r"(?:(?:(?:big|large|huge|fat|hi|high)[\s-]?mem(?:ory)?(?![a-z])|big|large|powerful|strong|beefy|fast|dedicated|linux|arm|x86|gpu|cpu|compute|fat|"
     r"(?:dual|two|quad|four)[\s-]socket|multi[\s-]core|many[\s-]core|"
     r"shared[\s-]memory|high[\s-]memory|bare[\s-]metal|physical|whole|\x00{3,})[\s-]+){0,2}"
@@ -508,14 +529,44 @@ _NODES_KEY_RE = re.compile(
     FLAGS,
 )
 """``nodes: 4``, ``node count 4``; never "each node 64 cores" (the size of a node)."""
-_TOTAL_BEFORE = (
-    # every match starts with a digit, a number word or one of the words below
-    starts_with([*lexicon.NUMBER_WORDS, *"a total in aggregate each every per one".split()], True)
-    + r"(?:(?P<pre>(?:a\s+)?total\s+of\s+|in\s+total\s+|total\s+|aggregate\s+)"
-    r"|(?P<prenode>(?:each|every|per|one|1)\s+(?:node|machine|host|server|computer)\s*,?\s*"
-    r"(?:(?:with|has|have|having|needs?|gets?|should\s+have|must\s+have|:)\s+)?"
-    r"(?:at\s+least\s+|minimum\s+)?))?"
-)
+
+
+def _counted(count: str) -> str:
+    """``count`` (:data:`COUNT` or :data:`COUNT_NO_ARTICLE`) as group ``n``, after an optional
+    total or per-node phrase ("a total of 64 cores", "each node with 4 GPUs").
+
+    Counts are looked for in every request, so the pattern starts by consuming its first
+    character, a digit or one of a few letters, and each branch names the letter it starts
+    with in a one-character look-behind: the regex engine then jumps from one candidate
+    character to the next instead of trying every position of the text (see
+    :func:`letter_led`); every phrase goes on with one of a few letters or a space, which one
+    look-ahead tests before the branches are tried. A bare count has consumed its first
+    character before its group, so it is group ``bare`` without that character (see
+    :func:`_count_text`).
+    """
+    first, rest = count.split("])", 1)
+    digits_and_words = first.removeprefix("(?-i:[")
+    firsts = digits_and_words + "".join(_cases(c) for c in "atiepo")
+    a, t, i, e, p, o = (f"(?<=[{_cases(c)}])" for c in "atiepo")
+    return (
+        rf"(?-i:[{firsts}])"
+        # a phrase before the count goes on with one of these; most candidates stop here
+        r"(?:(?=[\sognave])"
+        rf"(?:(?P<pre>{a}(?:\s+total\s+of\s+|ggregate\s+)|{t}otal\s+(?:of\s+)?|{i}n\s+total\s+)"
+        rf"|(?P<prenode>(?:{e}(?:ach|very)|{p}er|{o}ne|(?<=1))\s+"
+        r"(?:node|machine|host|server|computer)\s*,?\s*"
+        r"(?:(?:with|has|have|having|needs?|gets?|should\s+have|must\s+have|:)\s+)?"
+        r"(?:at\s+least\s+|minimum\s+)?))"
+        rf"(?P<n>{count})|(?P<bare>{rest}))"
+    )
+
+
+def _count_text(m: re.Match[str]) -> str:
+    """The count a :func:`_counted` pattern read, whether after a phrase or bare."""
+    n = m.group("n")
+    return n if n is not None else m.string[m.start() : m.end("bare")]
+
+
 _COUNTER = r"(?:(?:pieces?|pcs\.?|nos?\.|units?|numbers?)\s+(?:of\s+)?)"
 """A counter word between a count and its unit: "8 piece of A100", "2 nos. of V100 cards"."""
 _GPU_ADJECTIVE = (
@@ -526,7 +577,7 @@ _GPU_ADJECTIVE = (
 _GPU_NOUN = rf"(?:{_GPU_WORD}|(?:gpu\s+)?accelerators?|cards?|boards?)"
 """After a model, any of these names the GPU: "V100 cards", "MI250X accelerators"."""
 _GPUS_RE = re.compile(
-    rf"{_TOTAL_BEFORE}(?P<n>{COUNT})\s*(?:-\s*)?(?:x\s*|\u00d7\s*)?{_COUNTER}?"
+    rf"{_counted(COUNT)}\s*(?:-\s*)?(?:x\s*|\u00d7\s*)?{_COUNTER}?"
     rf"(?:{_MODEL_PHRASE}(?:\s*{_GPU_NOUN})?"
     rf"|(?:{_VENDOR}\s+)?{_GPU_ADJECTIVE}?(?:{_GPU_WORD}|(?:gpu\s+)?accelerators?)){_UNIT_END}"
     rf"{_SCOPE}",
@@ -538,7 +589,7 @@ _GPUS_KEY_RE = re.compile(
     FLAGS,
 )
 _CORES_RE = re.compile(
-    rf"{_TOTAL_BEFORE}(?P<n>{COUNT_NO_ARTICLE})\s*(?:-\s*)?(?:x\s*)?"
+    rf"{_counted(COUNT_NO_ARTICLE)}\s*(?:-\s*)?(?:x\s*)?"
     rf"(?:{alternation(lexicon.CORE_WORDS)}){_UNIT_END}"
     rf"{_SCOPE}",
     FLAGS,
@@ -555,7 +606,7 @@ _WORD_THEN_COUNT_RE = re.compile(
 )
 """A terse list item, word first: "Memory 64GB, cores 8, no GPU"."""
 _RANKS_RE = re.compile(
-    rf"{_TOTAL_BEFORE}(?P<n>{COUNT_NO_ARTICLE})\s*(?:-\s*)?(?P<word>{alternation(lexicon.RANK_WORDS)}){_UNIT_END}{_SCOPE}",
+    rf"{_counted(COUNT_NO_ARTICLE)}\s*(?:-\s*)?(?P<word>{alternation(lexicon.RANK_WORDS)}){_UNIT_END}{_SCOPE}",
     FLAGS,
 )
 _MODEL_RE = re.compile(rf"(?<!\w){_MODEL_PHRASE}(?:\s+{_GPU_WORD})?(?!\w)", FLAGS)
@@ -565,6 +616,12 @@ _GPU_MENTION_RE = re.compile(
     FLAGS,
 )
 _TOTAL_RE = re.compile(TOTAL, FLAGS)
+_ALL_OF_RE = re.compile(r"(?<!\w)all\s+(?:of\s+)?(?:the\s+|its\s+|their\s+)?$", FLAGS)
+"""Before a core count, "all": the whole of a node ("all 96 cores", "all of the 128 cores").
+Read as per node, which never asks for fewer cores than the text does, and only up to
+:data:`_NODE_CORES` ("all 4,096 cores" is a share of a cluster)."""
+_NODE_CORES = 512
+"""The most cores one node is taken to have."""
 _PER_CORE_RE = re.compile(PER_CORE, FLAGS)
 _JOIN_RE = re.compile(r"\s*,?\s*(?P<conn>or|and|plus|with|&|\+)?\s*(?:either\s+)?", FLAGS)
 
@@ -686,8 +743,14 @@ _MEMORY_TYPO_AFTER_RE = re.compile(
     rf"{SIZE}\s*(?:of\s+)?(?P<word>m[a-z]{{4,6}})(?!\w){_MEMORY_SCOPE}", FLAGS
 )
 """The size first, then the misspelt word: "256 GB memroy each"."""
+_SIZE_FIRST = r"(?-i:[\dAaOoHhQq])"
+_SIZE_AT_WORD_START = SIZE.replace(_SIZE_FIRST, _SIZE_FIRST + r"(?<![\w.].)", 1)
+"""A :data:`SIZE` not inside a word or a number: the check on what stood before it comes after
+its first character, which the pattern consumes first (see :func:`_counted`)."""
+if _SIZE_AT_WORD_START == SIZE:
+    raise ValueError("SIZE no longer starts with its first character")
 _SIZE_BEFORE_COMPUTE_RE = re.compile(
-    rf"(?<![\w.]){SIZE}(?=\s*(?:,|and|&|\+|plus)\s*(?P<next>\x00+)(?:\s|$|[,.;?!]))", FLAGS
+    rf"{_SIZE_AT_WORD_START}(?=\s*(?:,|and|&|\+|plus)\s*(?P<next>\x00+)(?:\s|$|[,.;?!]))", FLAGS
 )
 """A bare size listed just before a compute amount already read ("16GB and 1 core"): memory
 per node, as it is when listed after one ("1 core, 16GB")."""
@@ -787,6 +850,10 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
             and not _CLAUSE_BREAK_RE.search(m.string, node_spans[-1][1], m.start())
         ):
             return False  # "2 nodes, 1 node have 64 cores": the size of each node, read below
+        if m.group("n").lower() in ("a", "an") and _HARDWARE_OF_A_NODE_RE.search(
+            m.string, max(0, m.start() - 60), m.start()
+        ):
+            return False  # "the GPUs in a node must have NVLink": what a node is like, no count
         groups = m.groupdict()
         if (
             groups.get("gpu")
@@ -940,7 +1007,7 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
 
     def record(kind: str, limit: int) -> Callable[[re.Match[str]], bool]:
         def handle(m: re.Match[str]) -> bool:
-            n = to_count(m.group("n"))
+            n = to_count(_count_text(m))
             if n is None or not in_range(n, 0 if kind == "gpu" else 1, limit):
                 return False
             groups = m.groupdict()
@@ -965,6 +1032,14 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
                 per_node = True
             elif not scope and not total and _SHARED_SCOPE_RE.match(scanner.text, m.end()):
                 per_node = True
+            elif (
+                kind == "core"
+                and not scope
+                and not total
+                and n <= _NODE_CORES
+                and _ALL_OF_RE.search(scanner.original, max(0, m.start() - 20), m.start())
+            ):
+                per_node = True  # "all 96 cores": every core of the node, so the node's count
             elif kind == "core" and not scope and not total and not per_node:
                 if per_task(scanner.original, m.start(), m.end()):
                     draft.unresolved.append(_per_task_phrase(scanner.original, m))
@@ -1021,12 +1096,15 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
 
 _SPLIT_PER_NODE_RE = re.compile(
     r"[ \t]*(?:,|;|with|and|i\.e\.|so|\(|:)?[ \t]*(?:with[ \t]+|that\s+is[ \t]+)?"
+    r"(?:(?:as|at|(?:split|spread|laid\s+out|arranged|distributed|packed)(?:\s+(?:as|at|with))?)"
+    r"[ \t]+)?"
     r"(?P<n>\d{1,4})[ \t]*(?:per|on\s+each|in\s+each|each|a|/)[ \t]*"
     r"(?:node|machine|server|host)(?!\w)",
     FLAGS,
 )
 """After a total count, how it splits over the nodes, with no unit of its own: "32 A100 GPUs
-in total with 4 per node", "256 cores, 64 per node"."""
+in total with 4 per node", "256 cores, 64 per node", "1,024 cores in total, as 128 per node",
+"48 GPUs, spread as 8 per node"."""
 
 
 def _split_per_node(scanner: Scanner, found: list[_Found]) -> None:
@@ -1550,7 +1628,10 @@ def _one_unit(m: re.Match[str]) -> bool:
     from endpoint_plugins.parsing.vocabulary import typo_of
 
     word = m.group("unit").lower()
-    single = (m.group("single") or "").lower()
+    single = m.group("single")
+    if m.group("single_rest") is not None:
+        single = m.string[m.start() : m.end("single_rest")]
+    single = (single or "").lower()
     if single and (
         word not in _ONE_UNIT_WORDS
         or english_word(single)
@@ -1560,11 +1641,11 @@ def _one_unit(m: re.Match[str]) -> bool:
     if word not in _ONE_UNIT_WORDS:
         if len(word) < 5 or typo_of(word, _ONE_UNIT_WORDS, 1) is None:
             return False
-        if not m.group("with") and (not m.group("one") or english_word(word)):
+        if not m.group("with") and (m.group("one") is None or english_word(word)):
             return False  # "machne", "sever": misspelt, so only with a count or "one" before
-    if m.group("article") and not m.group("with"):
+    if m.group("article") is not None and not m.group("with"):
         return False  # "a machine" alone is vague
-    if word == "box" and not m.group("one"):
+    if word == "box" and m.group("one") is None:
         return False  # "a box w/ 2 gpus" is loose talk; "one box" counts
     return True
 

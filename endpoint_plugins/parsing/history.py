@@ -91,10 +91,13 @@ _ASK_RE = re.compile(
     + r"(?<!\w)(?:(?:i|we)\s+(?:\w+\s+)?(?:need|want|require|request|would\s+like|'d\s+like)"
     r"|(?:i|we)'d\s+like|(?:i|we)\s+am\s+asking|(?:i|we)'m\s+asking|please|"
     r"(?:could|can|may)\s+(?:i|we|you)|give\s+(?:me|us)|(?:i'd|we'd)\s+need|"
-    r"(?:is|are)\s+enough|would\s+be\s+(?:enough|fine|great|comfortable))(?!\w)",
+    r"(?:is|are)\s+enough|would\s+be\s+(?:enough|fine|great|comfortable)"
+    r"|(?:i|we)(?:['\u2019]ve|\s+have)\s+(?:just\s+|already\s+|now\s+)?(?:requested|asked\s+for)"
+    r"|(?:i|we)(?:['\u2019](?:m|re)|\s+am|\s+are)\s+(?:now\s+)?requesting)(?!\w)",
     FLAGS,
 )
-"""Markers of a clause that asks for something."""
+"""Markers of a clause that asks for something; "I've requested 6 nodes", "we are requesting 4
+GPUs" ask now, whatever an earlier clause says was run before."""
 _INSTEAD_RE = re.compile(r"(?<!\w)instead(?!\s+of)(?!\w)", FLAGS)
 _INSTEAD_WORDS = ("instead",)
 """A clause that replaces a value said elsewhere ("the same script, but on 6 nodes and with a
