@@ -1235,7 +1235,7 @@ def named_as_data(text: str, start: int, word: str) -> bool:
     # and str.lower agree, as they need not elsewhere ("\u017f" matches "s").
     lowered = before.lower() if before.isascii() else _EVERYTHING
     cue = before[-40:]
-    if _SET_NOUN_BEFORE_RE.search(cue, _last_line(cue)) or (
+    if (_cue_noun_last(cue) and _SET_NOUN_BEFORE_RE.search(cue, _last_line(cue))) or (
         "forced" in lowered and _FORCED_BEFORE_RE.search(before, _last_line(before))
     ):
         return True
@@ -1249,7 +1249,7 @@ def named_as_data(text: str, start: int, word: str) -> bool:
         and _STAGED_BEFORE_RE.search(near, line)
     ):
         return True
-    if ("to" in lowered and _TEMPLATE_BEFORE_RE.search(near, line)) or (
+    if (_to_last(near) and _TEMPLATE_BEFORE_RE.search(near, line)) or (
         _SPACE_AFTER_RE.match(text, end) and _IN_BEFORE_RE.search(near, line)
     ):
         return True
@@ -1264,13 +1264,76 @@ def named_as_data(text: str, start: int, word: str) -> bool:
     if lowered is _EVERYTHING:
         m = _OBJECT_BEFORE_RE.search(before, line)
     else:  # the match starts right before the first "on" or "against" of the last line
-        cues = [at for at in (lowered.find("on", line), lowered.find("against", line)) if at >= 0]
+        cues = [at for at in (_word_at(lowered, "on", line), _word_at(lowered, "against", line))]
+        cues = [at for at in cues if at >= 0]
         m = _OBJECT_BEFORE_RE.search(before, max(0, min(cues) - 1)) if cues else None
     if m is None:
         return False
     clause = before[: m.start() + 1]
     cut = max((b.end() for b in _CLAUSE_BREAK_RE.finditer(clause)), default=0)
     return bool(_DATA_VERB_RE.search(clause, cut))
+
+
+def _blank(char: str) -> bool:
+    r"""Whether ``char`` is one character that ``[^\S\n]`` matches (``re`` and ``str.isspace``
+    agree on what is white space)."""
+    return char.isspace() and char != "\n"
+
+
+def _trailing_blanks(window: str, end: int) -> int:
+    r"""Where the run of ``[^\S\n]`` characters that ends at ``end`` starts."""
+    while end and _blank(window[end - 1]):
+        end -= 1
+    return end
+
+
+_CUE_NOUN_ENDS = (
+    "checkpoint", "weights", "set", "database", "corpus", "partition", "queue", "qos",
+    "project", "account", "allocation", "id", "split", "file", "folder", "directory",
+)  # fmt: skip
+"""How each noun of ``_SET_NOUN_BEFORE_RE`` ends ("data set", "run_id" by their last part)."""
+
+
+def _cue_noun_last(cue: str) -> bool:
+    """Whether ``_SET_NOUN_BEFORE_RE`` could match ``cue``: a word ending as one of its nouns
+    must stand last, before blanks, a colon or an equals sign and a quote. Decided by the
+    pattern itself for a window that is not ASCII, where IGNORECASE knows more letters."""
+    if not cue.isascii():
+        return True
+    end = len(cue)
+    if end and cue[end - 1] in "\"'`":
+        end -= 1
+    end = _trailing_blanks(cue, end)
+    if end and cue[end - 1] in ":=":
+        end -= 1
+    return cue[: _trailing_blanks(cue, end)].lower().endswith(_CUE_NOUN_ENDS)
+
+
+def _to_last(near: str) -> bool:
+    """Whether ``_TEMPLATE_BEFORE_RE`` could match ``near``: its "to" or "onto", maybe with
+    "the" after it, must be the window's last word, with a blank after it."""
+    end = _trailing_blanks(near, len(near))
+    if end == len(near) or not near.isascii():
+        return end < len(near)
+    last = near[:end].lower()
+    if last.endswith("the"):
+        end = _trailing_blanks(near, end - 3)
+        last = near[:end].lower()
+    return last.endswith("to")
+
+
+def _word_at(lowered: str, word: str, start: int) -> int:
+    """The first offset from ``start`` where ``word`` stands whole in ``lowered`` with a blank
+    after it (as ``_OBJECT_BEFORE_RE`` needs its "on" and "against"), or -1."""
+    at = lowered.find(word, start)
+    while at >= 0:
+        end = at + len(word)
+        if (at == 0 or not (lowered[at - 1].isalnum() or lowered[at - 1] in "_-")) and _blank(
+            lowered[end : end + 1]
+        ):
+            return at
+        at = lowered.find(word, at + 1)
+    return -1
 
 
 def _last_line(window: str) -> int:
