@@ -558,6 +558,10 @@ _OPTION_BEFORE_RE = re.compile(r"(?:^|[\s\[(|])--?$")
 """Dashes that open a command-line option: "--nproc_per_node=8", "--num-gpus 8", "-sf kk"."""
 _OPTION_VALUE_BEFORE_RE = re.compile(r"(?:^|\s)--?[A-Za-z][\w.-]*=$")
 """An option and its equals sign: the word after is the option's value ("--backend=c10d")."""
+_OPTION_ARGUMENT_BEFORE_RE = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]*[^\S\n]+$")
+_FILE_ARGUMENT_RE = re.compile(r"^[\w-]+(?:\.[\w-]+)*\.[a-z]{2,12}$")
+"""A word with a lower-case extension after an option and a blank ("-i turb.athinput",
+"--input run.conf"): the file the option names, not a package (quoted, never dropped)."""
 _KEY_AFTER_RE = re.compile(r"[\"']?[^\S\n]*[:=](?![:=/])")
 """A colon or an equals sign right after a word: the word is a key ("coresMin: 36")."""
 _KEY_START_RE = re.compile(r"(?:^|[\n{,\[]|-[^\S\n])[^\S\n]*[\"']?$")
@@ -670,6 +674,8 @@ def placed_as_non_name(text: str, start: int, end: int) -> bool:
         return True
     if _TYPE_KEY_BEFORE_RE.search(before) or _JOB_NAME_BEFORE_RE.search(before):
         return True
+    if _FILE_ARGUMENT_RE.match(word) and _OPTION_ARGUMENT_BEFORE_RE.search(before):
+        return True  # "./athenak -i turb.athinput": an input file given to an option
     if camel_key(word) and _KEY_START_RE.search(before) and _KEY_AFTER_RE.match(text, end):
         return True
     if _KEY_START_RE.search(before):
