@@ -903,6 +903,19 @@ _AUTHOR_AFTER_RE = re.compile(r"[^\S\n]+et[^\S\n]+al(?:\.|(?!\w))")
 """A first author before "et al." ("Smith et al. showed"): a person."""
 
 
+_JARGON = frozenset(
+    """
+    backend backends frontend frontends inspiral inspirals subgrid sub-grid waveform waveforms
+    redshift redshifts tractography spatio-temporal spatiotemporal timestep timesteps
+    hyperparameter hyperparameters dataloader dataloaders checkpointing multigrid submodel
+    submodels preprocessing postprocessing
+    """.split()
+)
+"""Nouns of the trade that no dictionary lists ("the vLLM backend", "a binary black hole
+inspiral", "an EAGLE-like subgrid model", "a spatio-temporal model", "the timestep"): prose of
+a field, no package. A word so marked is quoted, never dropped."""
+
+
 def names_no_software(text: str, start: int, word: str) -> bool:
     """Whether the noun after ``word`` names it a project, an event, a machine or a format."""
     return bool(_NOT_SOFTWARE_AFTER_RE.match(text, start + len(word)))
@@ -915,6 +928,8 @@ def shaped_as_no_package(text: str, start: int, word: str) -> bool:
     verb ("keeps OOMing") or an author cited with a year or "et al." ("(Wang 2015)", "Smith et
     al."), a model named with its size ("bge-large-en") and its publisher before a slash. Asked
     only of words no catalogue knows; a word so marked is quoted, never dropped."""
+    if word.lower() in _JARGON:
+        return True  # "the vLLM backend", "a black hole inspiral": a noun of the trade
     end = start + len(word)
     glued = _GLUED_RE.match(text, start)  # "whisper-large" with its "-v3"
     whole = glued.group(0).rstrip(".-") if glued else word

@@ -62,3 +62,34 @@ def test_a_list_name_is_quoted_rather_than_dropped() -> None:
     parsed = parse_requirements("To: seismo-compute list\nSPECFEM3D on 8 nodes", now=NOW)
     assert "seismo-compute" not in {s.name for s in parsed.software}
     assert any("seismo-compute" in u for u in parsed.unresolved)
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Run TensorRT-LLM with the Triton backend on 4 GPUs for 3 hours.", "backend"),
+        ("# neutron star merger inspiral, 2 nodes, Einstein Toolkit 2024_05", "inspiral"),
+        ("a galaxy formation run with a new subgrid recipe, SWIFT 2025.04, 8 nodes", "subgrid"),
+        ("fit a spatio-temporal model with R-INLA on one node, 32 GB, 6 hours", "spatio-temporal"),
+        ("compute gravitational waveform templates with LALSuite 7.2 on 4 nodes", "waveform"),
+        ("photometric redshift estimation, scikit-learn 1.4 on 1 node with 64 GB", "redshift"),
+        ("diffusion tractography on 200 subjects with MRtrix3 3.0.4, 16 cores", "tractography"),
+        ("the React frontend is not needed; Django 5.0 on one core for 2 hours", "frontend"),
+        ("hyperparameter sweep with Optuna 3.6 on 8 GPUs for 12 hours", "hyperparameter"),
+    ],
+)
+def test_a_noun_of_the_trade_is_no_package(text: str, word: str) -> None:
+    parsed = parse_requirements(text, now=NOW)
+    assert word not in {s.name for s in parsed.software}
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Run the inspiral search with LALSuite 7.2 on 4 nodes", "lalsuite"),
+        ("vLLM 0.6 as the serving backend on 2 GPUs", "vllm"),
+        ("MRtrix3 3.0.4 for tractography, 16 cores, 8 hours", "mrtrix3"),
+    ],
+)
+def test_a_package_beside_a_noun_of_the_trade_stays(text: str, name: str) -> None:
+    assert name in _names(text)
