@@ -558,6 +558,10 @@ _OPTION_BEFORE_RE = re.compile(r"(?:^|[\s\[(|])--?$")
 """Dashes that open a command-line option: "--nproc_per_node=8", "--num-gpus 8", "-sf kk"."""
 _OPTION_VALUE_BEFORE_RE = re.compile(r"(?:^|\s)--?[A-Za-z][\w.-]*=$")
 """An option and its equals sign: the word after is the option's value ("--backend=c10d")."""
+_OPTION_ARGUMENT_BEFORE_RE = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]*[^\S\n]+$")
+_FILE_ARGUMENT_RE = re.compile(r"^[\w-]+(?:\.[\w-]+)*\.[a-z]{2,12}$")
+"""A word with a lower-case extension after an option and a blank ("-i turb.athinput",
+"--input run.conf"): the file the option names, not a package (quoted, never dropped)."""
 _KEY_AFTER_RE = re.compile(r"[\"']?[^\S\n]*[:=](?![:=/])")
 """A colon or an equals sign right after a word: the word is a key ("coresMin: 36")."""
 _KEY_START_RE = re.compile(r"(?:^|[\n{,\[]|-[^\S\n])[^\S\n]*[\"']?$")
@@ -670,6 +674,8 @@ def placed_as_non_name(text: str, start: int, end: int) -> bool:
         return True
     if _TYPE_KEY_BEFORE_RE.search(before) or _JOB_NAME_BEFORE_RE.search(before):
         return True
+    if _FILE_ARGUMENT_RE.match(word) and _OPTION_ARGUMENT_BEFORE_RE.search(before):
+        return True  # "./athenak -i turb.athinput": an input file given to an option
     if camel_key(word) and _KEY_START_RE.search(before) and _KEY_AFTER_RE.match(text, end):
         return True
     if _KEY_START_RE.search(before):
@@ -897,6 +903,19 @@ _AUTHOR_AFTER_RE = re.compile(r"[^\S\n]+et[^\S\n]+al(?:\.|(?!\w))")
 """A first author before "et al." ("Smith et al. showed"): a person."""
 
 
+_JARGON = frozenset(
+    """
+    backend backends frontend frontends inspiral inspirals subgrid sub-grid waveform waveforms
+    redshift redshifts tractography spatio-temporal spatiotemporal timestep timesteps
+    hyperparameter hyperparameters dataloader dataloaders checkpointing multigrid submodel
+    submodels preprocessing postprocessing
+    """.split()
+)
+"""Nouns of the trade that no dictionary lists ("the vLLM backend", "a binary black hole
+inspiral", "an EAGLE-like subgrid model", "a spatio-temporal model", "the timestep"): prose of
+a field, no package. A word so marked is quoted, never dropped."""
+
+
 def names_no_software(text: str, start: int, word: str) -> bool:
     """Whether the noun after ``word`` names it a project, an event, a machine or a format."""
     return bool(_NOT_SOFTWARE_AFTER_RE.match(text, start + len(word)))
@@ -909,6 +928,8 @@ def shaped_as_no_package(text: str, start: int, word: str) -> bool:
     verb ("keeps OOMing") or an author cited with a year or "et al." ("(Wang 2015)", "Smith et
     al."), a model named with its size ("bge-large-en") and its publisher before a slash. Asked
     only of words no catalogue knows; a word so marked is quoted, never dropped."""
+    if word.lower() in _JARGON:
+        return True  # "the vLLM backend", "a black hole inspiral": a noun of the trade
     end = start + len(word)
     glued = _GLUED_RE.match(text, start)  # "whisper-large" with its "-v3"
     whole = glued.group(0).rstrip(".-") if glued else word
@@ -1235,7 +1256,7 @@ def named_as_data(text: str, start: int, word: str) -> bool:
     # and str.lower agree, as they need not elsewhere ("\u017f" matches "s").
     lowered = before.lower() if before.isascii() else _EVERYTHING
     cue = before[-40:]
-    if _SET_NOUN_BEFORE_RE.search(cue, _last_line(cue)) or (
+    if (_cue_noun_last(cue) and _SET_NOUN_BEFORE_RE.search(cue, _last_line(cue))) or (
         "forced" in lowered and _FORCED_BEFORE_RE.search(before, _last_line(before))
     ):
         return True
@@ -1249,7 +1270,7 @@ def named_as_data(text: str, start: int, word: str) -> bool:
         and _STAGED_BEFORE_RE.search(near, line)
     ):
         return True
-    if ("to" in lowered and _TEMPLATE_BEFORE_RE.search(near, line)) or (
+    if (_to_last(near) and _TEMPLATE_BEFORE_RE.search(near, line)) or (
         _SPACE_AFTER_RE.match(text, end) and _IN_BEFORE_RE.search(near, line)
     ):
         return True
@@ -1264,13 +1285,76 @@ def named_as_data(text: str, start: int, word: str) -> bool:
     if lowered is _EVERYTHING:
         m = _OBJECT_BEFORE_RE.search(before, line)
     else:  # the match starts right before the first "on" or "against" of the last line
-        cues = [at for at in (lowered.find("on", line), lowered.find("against", line)) if at >= 0]
+        cues = [at for at in (_word_at(lowered, "on", line), _word_at(lowered, "against", line))]
+        cues = [at for at in cues if at >= 0]
         m = _OBJECT_BEFORE_RE.search(before, max(0, min(cues) - 1)) if cues else None
     if m is None:
         return False
     clause = before[: m.start() + 1]
     cut = max((b.end() for b in _CLAUSE_BREAK_RE.finditer(clause)), default=0)
     return bool(_DATA_VERB_RE.search(clause, cut))
+
+
+def _blank(char: str) -> bool:
+    r"""Whether ``char`` is one character that ``[^\S\n]`` matches (``re`` and ``str.isspace``
+    agree on what is white space)."""
+    return char.isspace() and char != "\n"
+
+
+def _trailing_blanks(window: str, end: int) -> int:
+    r"""Where the run of ``[^\S\n]`` characters that ends at ``end`` starts."""
+    while end and _blank(window[end - 1]):
+        end -= 1
+    return end
+
+
+_CUE_NOUN_ENDS = (
+    "checkpoint", "weights", "set", "database", "corpus", "partition", "queue", "qos",
+    "project", "account", "allocation", "id", "split", "file", "folder", "directory",
+)  # fmt: skip
+"""How each noun of ``_SET_NOUN_BEFORE_RE`` ends ("data set", "run_id" by their last part)."""
+
+
+def _cue_noun_last(cue: str) -> bool:
+    """Whether ``_SET_NOUN_BEFORE_RE`` could match ``cue``: a word ending as one of its nouns
+    must stand last, before blanks, a colon or an equals sign and a quote. Decided by the
+    pattern itself for a window that is not ASCII, where IGNORECASE knows more letters."""
+    if not cue.isascii():
+        return True
+    end = len(cue)
+    if end and cue[end - 1] in "\"'`":
+        end -= 1
+    end = _trailing_blanks(cue, end)
+    if end and cue[end - 1] in ":=":
+        end -= 1
+    return cue[: _trailing_blanks(cue, end)].lower().endswith(_CUE_NOUN_ENDS)
+
+
+def _to_last(near: str) -> bool:
+    """Whether ``_TEMPLATE_BEFORE_RE`` could match ``near``: its "to" or "onto", maybe with
+    "the" after it, must be the window's last word, with a blank after it."""
+    end = _trailing_blanks(near, len(near))
+    if end == len(near) or not near.isascii():
+        return end < len(near)
+    last = near[:end].lower()
+    if last.endswith("the"):
+        end = _trailing_blanks(near, end - 3)
+        last = near[:end].lower()
+    return last.endswith("to")
+
+
+def _word_at(lowered: str, word: str, start: int) -> int:
+    """The first offset from ``start`` where ``word`` stands whole in ``lowered`` with a blank
+    after it (as ``_OBJECT_BEFORE_RE`` needs its "on" and "against"), or -1."""
+    at = lowered.find(word, start)
+    while at >= 0:
+        end = at + len(word)
+        if (at == 0 or not (lowered[at - 1].isalnum() or lowered[at - 1] in "_-")) and _blank(
+            lowered[end : end + 1]
+        ):
+            return at
+        at = lowered.find(word, at + 1)
+    return -1
 
 
 def _last_line(window: str) -> int:

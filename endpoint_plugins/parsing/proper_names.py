@@ -107,6 +107,30 @@ def list_or_group_name(word: str) -> bool:
     return bool(_LIST_NAME_RE.match(word)) and tail in _LIST_TAILS and head not in _SPACK_PREFIXES
 
 
+_LISTSERV_NAME_RE = re.compile(r"^[a-z][a-z0-9]{1,15}-l$")
+"""A LISTSERV list's name: a short lower-case name with "-l" glued on ("matsim-l")."""
+_LIST_NOUN_AFTER_RE = re.compile(
+    r"[^\S\n]+(?:mailing[^\S\n]+)?(?:list|listserv|mailing[^\S\n]+list)(?![\w-])", re.IGNORECASE
+)
+_SUBJECT_TAG_RE = re.compile(r"\][^\S\n]+\S")
+"""The end of a subject tag: "[matsim-l] Re: ...", where the bracketed word names the list."""
+
+
+def named_list(text: str, start: int, word: str) -> bool:
+    """Whether a lower-case hyphenated ``word`` is called a list ("To: dh-compute list", "(the
+    bioinf-l mailing list)"), or is a LISTSERV name, or a bracketed subject tag at the start
+    of a line ("[matsim-l] Re: ..."): the channel a request came through, quoted."""
+    if not _LIST_NAME_RE.match(word) and not _LISTSERV_NAME_RE.match(word):
+        return False
+    if word.partition("-")[0] in _SPACK_PREFIXES:
+        return False
+    end = start + len(word)
+    if _LISTSERV_NAME_RE.match(word) or _LIST_NOUN_AFTER_RE.match(text, end):
+        return True
+    line_start = text.rfind("\n", 0, start) + 1
+    return text[line_start:start] == "[" and bool(_SUBJECT_TAG_RE.match(text, end))
+
+
 def language_name(word: str) -> bool:
     """Whether ``word`` is a language or programming model a code is written in."""
     return word.lower() in _LANGUAGES
@@ -137,6 +161,7 @@ def no_software_name(text: str, start: int, word: str) -> bool:
     return (
         place_or_institution(text, start, word)
         or list_or_group_name(word)
+        or named_list(text, start, word)
         or language_name(word)
         or misspelt_eponym(word)
         or instrument_name(word)
