@@ -69,9 +69,9 @@ newer (but not 1.20)").
 It may end a sentence ("3.10 or newer."): only a dot followed by more of a word continues it.
 """
 
-PRODUCT_NOUN = (
-    r"(?:toolkit|toolbox|suite|studio|multiphysics|workbench|framework|library|package|code|"
-    r"software|solver|model|sim|simulator|emulator|pipeline|workflow|coupler|fem|gui)"
+PRODUCT_NOUN = alternation(
+    "toolkit toolbox suite studio multiphysics workbench framework library package code software "
+    "solver model sim simulator emulator pipeline workflow coupler fem gui".split()
 )
 """Nouns of a product that stand between its name and a dotted version: "COMSOL Multiphysics
 6.2", "the Geant4 toolkit (11.2)", "the BART toolbox 0.9", "the ICON climate code 2024.01"
@@ -91,16 +91,25 @@ _ANY_RELEASE = r"(?:anything|any\s+(?:version|release)s?|any\s+one|whatever(?:\s
 any version >= 6.6". Said after a comma or a colon it still gives the name before it a lower
 bound; without it the operator stood alone and the name was quoted as unresolved."""
 
+_RUN_NOUN = alternation(
+    "code package library software module tool toolkit suite framework program run runs job jobs "
+    "build installation pipeline workflow coupler sim simulator compiler compilers".split()
+)
+_STOP_WORD = alternation("and or with for the to of in on at by from as is are was".split())
+_SHORT_NOUN = alternation("code package library software tool toolkit framework program".split())
+"""The nouns :data:`SEPARATOR` allows between a name and an explicit version, as tries: it is
+tried after every word of a text, and a trie rejects a word in one class test where a list of
+case-folded words is entered word by word."""
+
 SEPARATOR = (
     rf"(?:\s*[@/:]\s*[\"']?|\s*\(\s*(?:(?:we|i)\s+)?(?:need|needs|require|requires|want)?\s*"
     rf"(?:the\s+)?(?:anything\s+|any\s+(?:version|release)\s+)?"
     rf"(?:from\s+(?=v?\d[\w.]{{0,30}}\s+(?:onwards?|and\s+(?:later|newer|up))(?!\w)))?"
-    rf"|\s+(?:code|package|library|software|module|tool|toolkit|suite|framework|program|run|"
-    rf"runs|job|jobs|build|installation|pipeline|workflow|coupler|sim|simulator|compilers?)\s*\(?\s*(?=(?:version|release|v)\s*\d)"
-    rf"|(?:\s+(?:code|package|library|software|tool|toolkit|framework|program))?"
+    rf"|\s+{_RUN_NOUN}\s*\(?\s*(?=(?:version|release|v)\s*\d)"
+    rf"|(?:\s+{_SHORT_NOUN}|)"
     rf"\s*\([^()\n]{{1,30}}\)\s*(?=(?:version|release)\s*\d)"
     rf"|-(?=v?\d)"
-    rf"|\s+(?:(?!(?:and|or|with|for|the|to|of|in|on|at|by|from|as|is|are|was)\s)(?-i:[a-z]{{3,}})\s+)?"
+    rf"|\s+(?:(?!{_STOP_WORD}\s)(?-i:[a-z]{{3,}}+)\s+|)"
     rf"{PRODUCT_NOUN}\s*\(?\s*(?=v?\d+\.\d+[\w.]*+(?!\s*(?:[kmgtp]i?b|%|hours?|h|days?|x)(?!\w)))"
     rf"|\s+in\s+(?:a\s+|the\s+|any\s+)?(?=(?:version|release)s?\s+(?:between\s+)?v?\d)"
     rf"|\s*,\s*(?:the|an?|our)\s+(?:[\w-]+\s+){{0,3}}?{APPOSED_NOUN}\s*,\s*"
