@@ -42,7 +42,10 @@ release, not for one below or above it; before a version they still compare ("Py
 
 _OPERATOR = rf"(?:{_SYMBOL}\s*|{_BEFORE}\s+(?:the\s+)?(?:{_PREFIX}\s*)?)"
 _RELEASES = r"(?:\s+(?:releases?|versions?|series|line)(?!\w))"
-_SUFFIX = rf"(?:\+(?![\w+])|\s+{_AFTER}(?!\w)|{_RELEASES}(?:\s+{_AFTER}(?!\w))?)"
+_ON = r"on(?=\s*\))"
+"""A starting release closed by a bracket: "AMR-Wind (any release from 2.0 on)". Before a
+bracket's end "on" can only mean onwards; elsewhere ("2.0 on 8 nodes") it says where."""
+_SUFFIX = rf"(?:\+(?![\w+])|\s+(?:{_AFTER}|{_ON})(?!\w)|{_RELEASES}(?:\s+{_AFTER}(?!\w))?)"
 """After a version: "3.10+" (attached: "2.1 + peft" is a list), "or newer", "releases"."""
 _RANGE = (
     rf"(?:(?:(?:version|release)s?\s+)?between\s+{VERSION}\s+and\s+{VERSION}"
@@ -96,6 +99,9 @@ _RUN_NOUN = alternation(
     "build installation pipeline workflow coupler sim simulator compiler compilers".split()
 )
 _STOP_WORD = alternation("and or with for the to of in on at by from as is are was".split())
+_DESCRIBING = rf"(?!{_STOP_WORD}\s)(?-i:[a-z]{{3,}}+)"
+"""A lower-case word describing a product, before its noun: one or two ("the ICON climate
+code 2024.01", "the MALLET topic modelling toolkit (v2.0.8)")."""
 _SHORT_NOUN = alternation("code package library software tool toolkit framework program".split())
 """The nouns :data:`SEPARATOR` allows between a name and an explicit version, as tries: it is
 tried after every word of a text, and a trie rejects a word in one class test where a list of
@@ -104,12 +110,12 @@ case-folded words is entered word by word."""
 SEPARATOR = (
     rf"(?:\s*[@/:]\s*[\"']?|\s*\(\s*(?:(?:we|i)\s+)?(?:need|needs|require|requires|want)?\s*"
     rf"(?:the\s+)?(?:anything\s+|any\s+(?:version|release)\s+)?"
-    rf"(?:from\s+(?=v?\d[\w.]{{0,30}}\s+(?:onwards?|and\s+(?:later|newer|up))(?!\w)))?"
+    rf"(?:from\s+(?=v?\d[\w.]{{0,30}}\s+(?:onwards?|{_ON}|and\s+(?:later|newer|up))(?!\w)))?"
     rf"|\s+{_RUN_NOUN}\s*\(?\s*(?=(?:version|release|v)\s*\d)"
     rf"|(?:\s+{_SHORT_NOUN}|)"
     rf"\s*\([^()\n]{{1,30}}\)\s*(?=(?:version|release)\s*\d)"
     rf"|-(?=v?\d)"
-    rf"|\s+(?:(?!{_STOP_WORD}\s)(?-i:[a-z]{{3,}}+)\s+|)"
+    rf"|\s+(?:{_DESCRIBING}\s+(?:{_DESCRIBING}\s+|)|)"
     rf"{PRODUCT_NOUN}\s*\(?\s*(?=v?\d+\.\d+[\w.]*+(?!\s*(?:[kmgtp]i?b|%|hours?|h|days?|x)(?!\w)))"
     rf"|\s+in\s+(?:a\s+|the\s+|any\s+)?(?=(?:version|release)s?\s+(?:between\s+)?v?\d)"
     rf"|\s*,\s*(?:the|an?|our)\s+(?:[\w-]+\s+){{0,3}}?{APPOSED_NOUN}\s*,\s*"
@@ -141,7 +147,7 @@ _CLAUSE_RE = re.compile(
     rf"(?P<prefix>{_PREFIX}\s*)?"
     rf"(?:(?P<symbol>{_SYMBOL})\s*|(?P<word>{_BEFORE})\s+(?:the\s+)?(?:{_PREFIX}\s*)?)?"
     rf"(?P<version>{VERSION})(?P<rel>{_RELEASES})?"
-    rf"(?:(?P<plus>\+)(?![\w+])|\s+(?P<after>{_AFTER})(?!\w))?",
+    rf"(?:(?P<plus>\+)(?![\w+])|\s+(?P<after>{_AFTER}|on(?=\s*(?:\)|$)))(?!\w))?",
     FLAGS,
 )
 _DATE_VERSION_RE = re.compile(r"\d{1,2}[a-z]{3}\d{4}", FLAGS)
@@ -178,7 +184,7 @@ def _spelled(table: dict[str, Comparator]) -> dict[str, Comparator]:
 
 
 _SPELLED_BEFORE = _spelled(lexicon.VERSION_WORDS_BEFORE)
-_SPELLED_AFTER = _spelled(lexicon.VERSION_WORDS_AFTER)
+_SPELLED_AFTER = {**_spelled(lexicon.VERSION_WORDS_AFTER), "on": Comparator.GE}
 
 
 def _lookup(spelled: dict[str, Comparator], found: str) -> Comparator | None:
