@@ -42,7 +42,10 @@ release, not for one below or above it; before a version they still compare ("Py
 
 _OPERATOR = rf"(?:{_SYMBOL}\s*|{_BEFORE}\s+(?:the\s+)?(?:{_PREFIX}\s*)?)"
 _RELEASES = r"(?:\s+(?:releases?|versions?|series|line)(?!\w))"
-_SUFFIX = rf"(?:\+(?![\w+])|\s+{_AFTER}(?!\w)|{_RELEASES}(?:\s+{_AFTER}(?!\w))?)"
+_ON = r"on(?=\s*\))"
+"""A starting release closed by a bracket: "AMR-Wind (any release from 2.0 on)". Before a
+bracket's end "on" can only mean onwards; elsewhere ("2.0 on 8 nodes") it says where."""
+_SUFFIX = rf"(?:\+(?![\w+])|\s+(?:{_AFTER}|{_ON})(?!\w)|{_RELEASES}(?:\s+{_AFTER}(?!\w))?)"
 """After a version: "3.10+" (attached: "2.1 + peft" is a list), "or newer", "releases"."""
 _RANGE = (
     rf"(?:(?:(?:version|release)s?\s+)?between\s+{VERSION}\s+and\s+{VERSION}"
@@ -69,9 +72,9 @@ newer (but not 1.20)").
 It may end a sentence ("3.10 or newer."): only a dot followed by more of a word continues it.
 """
 
-PRODUCT_NOUN = (
-    r"(?:toolkit|toolbox|suite|studio|multiphysics|workbench|framework|library|package|code|"
-    r"software|solver|model|sim|simulator|emulator|pipeline|workflow|coupler|fem|gui)"
+PRODUCT_NOUN = alternation(
+    "toolkit toolbox suite studio multiphysics workbench framework library package code software "
+    "solver model sim simulator emulator pipeline workflow coupler fem gui".split()
 )
 """Nouns of a product that stand between its name and a dotted version: "COMSOL Multiphysics
 6.2", "the Geant4 toolkit (11.2)", "the BART toolbox 0.9", "the ICON climate code 2024.01"
@@ -91,16 +94,28 @@ _ANY_RELEASE = r"(?:anything|any\s+(?:version|release)s?|any\s+one|whatever(?:\s
 any version >= 6.6". Said after a comma or a colon it still gives the name before it a lower
 bound; without it the operator stood alone and the name was quoted as unresolved."""
 
+_RUN_NOUN = alternation(
+    "code package library software module tool toolkit suite framework program run runs job jobs "
+    "build installation pipeline workflow coupler sim simulator compiler compilers".split()
+)
+_STOP_WORD = alternation("and or with for the to of in on at by from as is are was".split())
+_DESCRIBING = rf"(?!{_STOP_WORD}\s)(?-i:[a-z]{{3,}}+)"
+"""A lower-case word describing a product, before its noun: one or two ("the ICON climate
+code 2024.01", "the MALLET topic modelling toolkit (v2.0.8)")."""
+_SHORT_NOUN = alternation("code package library software tool toolkit framework program".split())
+"""The nouns :data:`SEPARATOR` allows between a name and an explicit version, as tries: it is
+tried after every word of a text, and a trie rejects a word in one class test where a list of
+case-folded words is entered word by word."""
+
 SEPARATOR = (
     rf"(?:\s*[@/:]\s*[\"']?|\s*\(\s*(?:(?:we|i)\s+)?(?:need|needs|require|requires|want)?\s*"
     rf"(?:the\s+)?(?:anything\s+|any\s+(?:version|release)\s+)?"
-    rf"(?:from\s+(?=v?\d[\w.]{{0,30}}\s+(?:onwards?|and\s+(?:later|newer|up))(?!\w)))?"
-    rf"|\s+(?:code|package|library|software|module|tool|toolkit|suite|framework|program|run|"
-    rf"runs|job|jobs|build|installation|pipeline|workflow|coupler|sim|simulator|compilers?)\s*\(?\s*(?=(?:version|release|v)\s*\d)"
-    rf"|(?:\s+(?:code|package|library|software|tool|toolkit|framework|program))?"
+    rf"(?:from\s+(?=v?\d[\w.]{{0,30}}\s+(?:onwards?|{_ON}|and\s+(?:later|newer|up))(?!\w)))?"
+    rf"|\s+{_RUN_NOUN}\s*\(?\s*(?=(?:version|release|v)\s*\d)"
+    rf"|(?:\s+{_SHORT_NOUN}|)"
     rf"\s*\([^()\n]{{1,30}}\)\s*(?=(?:version|release)\s*\d)"
     rf"|-(?=v?\d)"
-    rf"|\s+(?:(?!(?:and|or|with|for|the|to|of|in|on|at|by|from|as|is|are|was)\s)(?-i:[a-z]{{3,}})\s+)?"
+    rf"|\s+(?:{_DESCRIBING}\s+(?:{_DESCRIBING}\s+|)|)"
     rf"{PRODUCT_NOUN}\s*\(?\s*(?=v?\d+\.\d+[\w.]*+(?!\s*(?:[kmgtp]i?b|%|hours?|h|days?|x)(?!\w)))"
     rf"|\s+in\s+(?:a\s+|the\s+|any\s+)?(?=(?:version|release)s?\s+(?:between\s+)?v?\d)"
     rf"|\s*,\s*(?:the|an?|our)\s+(?:[\w-]+\s+){{0,3}}?{APPOSED_NOUN}\s*,\s*"
@@ -132,7 +147,7 @@ _CLAUSE_RE = re.compile(
     rf"(?P<prefix>{_PREFIX}\s*)?"
     rf"(?:(?P<symbol>{_SYMBOL})\s*|(?P<word>{_BEFORE})\s+(?:the\s+)?(?:{_PREFIX}\s*)?)?"
     rf"(?P<version>{VERSION})(?P<rel>{_RELEASES})?"
-    rf"(?:(?P<plus>\+)(?![\w+])|\s+(?P<after>{_AFTER})(?!\w))?",
+    rf"(?:(?P<plus>\+)(?![\w+])|\s+(?P<after>{_AFTER}|on(?=\s*(?:\)|$)))(?!\w))?",
     FLAGS,
 )
 _DATE_VERSION_RE = re.compile(r"\d{1,2}[a-z]{3}\d{4}", FLAGS)
@@ -169,7 +184,7 @@ def _spelled(table: dict[str, Comparator]) -> dict[str, Comparator]:
 
 
 _SPELLED_BEFORE = _spelled(lexicon.VERSION_WORDS_BEFORE)
-_SPELLED_AFTER = _spelled(lexicon.VERSION_WORDS_AFTER)
+_SPELLED_AFTER = {**_spelled(lexicon.VERSION_WORDS_AFTER), "on": Comparator.GE}
 
 
 def _lookup(spelled: dict[str, Comparator], found: str) -> Comparator | None:

@@ -181,6 +181,29 @@ _UNKNOWN_RE = re.compile(
     rf"{WORD_START}(?P<name>{_NAME}){SEPARATOR}(?P<spec>{SPEC})(?:\s*\))?{_OR_VERSION}",
     FLAGS,
 )
+_LANGUAGES = ("python", "julia", "matlab", "octave", "perl", "ruby", "stata")
+_LANGUAGE_PACKAGE_RE = re.compile(
+    rf"{WORD_START}(?P<name>{_CATALOGUED}|{_NAME}){WORD_END}[^\S\n]+"
+    r"(?:package|library|module|toolbox|extension|plugin|add-?on)\s+(?:for|in)\s+"
+    rf"(?P<lang>(?-i:R)|{alternation(_LANGUAGES)})(?![\w+])(?:\s+language)?"
+    rf"\s*,\s*(?:release\s*(?=v?\d)|(?=(?:version|v)\s*\d))(?P<spec>{SPEC})",
+    FLAGS,
+)
+"""A package of a language, the version said after the language: "the INLA package for R,
+version 24.05" is INLA 24.05, not R 24.05. Only with the word "version" after a comma: "the
+Rcpp package for R 4.3" may give R's own release, and is left to the catalogue."""
+_FAMILY_BRACKET = r"\s*\(\s*(?P<family>[a-z][\w-]{2,20})\s+(?=v?\d)"
+_FAMILY_VERSION_RE = re.compile(
+    rf"{WORD_START}(?P<name>{_CATALOGUED}){WORD_END}{_FAMILY_BRACKET}(?P<spec>{SPEC})\s*\)",
+    FLAGS,
+)
+"""A version in brackets behind the name of the family the package belongs to: "the Intel
+compilers (oneAPI 2024.2)" is intel-oneapi-compilers 2024.2, not a package "oneAPI". Only
+when the bracketed word is part of the package's own name (see ``family_version``): "GROMACS
+(CUDA 12.2)" gives CUDA's release, not GROMACS's."""
+_FAMILY_HINT_RE = re.compile(r"\(\s*[a-z][\w-]{2,20}\s+v?\d", FLAGS)
+"""What every match of :data:`_FAMILY_VERSION_RE` contains, led by the bracket the engine
+skips to; few texts have one, and they alone pay for the catalogue scan."""
 _VERSION_HINT_RE = re.compile(r"\d")
 """What every match of :data:`_VERSION_OF_RE` and :data:`_UNKNOWN_RE` contains: a digit, since
 each reads a version, and every form of a version has one. By the time they run, most numbers
@@ -1079,6 +1102,41 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
         draft.add_software(name, [VersionConstraint(op=Comparator.EQ, version=version)], m.span())
         return True
 
+    def language_package(m: re.Match[str]) -> bool:
+        found = m.group("name")
+        name = _canonical(found)
+        if name is None:
+            lower = found.lower()
+            if squash(found) in _NOT_NAMES or lower in filler_words() or english_word(lower):
+                return False  # "a package for R, version 4.3": R's own release
+            name = lower
+        constraints, _ = parse_constraints(m.group("spec"))
+        language = lookup(lexicon.SOFTWARE, m.group("lang"))
+        if not constraints or language is None:
+            return False
+        draft.add_software(language, [], m.span("lang"))
+        draft.add_software(name, constraints, m.span())
+        return True
+
+    def family_version(m: re.Match[str]) -> bool:
+        name = _canonical(m.group("name"))
+        family = squash(m.group("family"))
+        if (
+            name is None
+            or family not in squash(name)
+            or _canonical(m.group("family"))
+            not in (
+                None,
+                name,
+            )
+        ):
+            return False
+        constraints, _ = parse_constraints(m.group("spec"))
+        if not constraints:
+            return False
+        draft.add_software(name, constraints, m.span())
+        return True
+
     _read_module_items(draft)
     _rejoin_gpu_names(scanner)
     skip_rejected_versions(scanner, draft)
@@ -1087,6 +1145,9 @@ def extract_software(scanner: Scanner, draft: Draft) -> None:
             scanner.take(_RELEASE_TAG_RE, release_tag)
         if _VERSION_OF_HINT_RE.search(scanner.text):
             scanner.take(_VERSION_OF_RE, version_of)
+        scanner.take(_LANGUAGE_PACKAGE_RE, language_package)
+        if _FAMILY_HINT_RE.search(scanner.text):
+            scanner.take(_FAMILY_VERSION_RE, family_version)
     scanner.take(_CATALOGUE_RE, catalogued)
     if _VERSION_HINT_RE.search(scanner.text):
         scanner.take(_UNKNOWN_RE, unknown)
@@ -1478,6 +1539,7 @@ def _drop_optional(original: str, draft: Draft) -> None:
             draft.unresolved.append(original[start:own].strip())
         (optional if negated or said_optional else plain).add(name)
     quoted = _quoted_only(original, draft.software_spans)
+    _drop_quoted_versions(original, draft)
     past = past_only_packages(original, draft.software_spans) - quoted
     draft.notes.extend(
         f"{name} (said of an earlier job; not used)" for name in sorted(past - optional)
@@ -1507,6 +1569,35 @@ def _drop_pasted_runtimes(original: str, draft: Draft) -> None:
             draft.notes.append(
                 f"{name or field} in pasted output (said of an earlier job; not used)"
             )
+
+
+def _drop_quoted_versions(original: str, draft: Draft) -> None:
+    """A version said only in the quoted lines of a reply, when the reply names the package
+    with a version of its own: "> We're running E3SM v2 ..." above "E3SM 3.0 with PnetCDF"
+    asks for 3.0, not for both. A version found in the reply's own mention is kept, and with
+    none there the quoted one stays."""
+    if ">" not in original or not QUOTED_LINES_RE.search(original):
+        return
+    quotes = [(m.start(), m.end()) for m in QUOTED_LINES_RE.finditer(original)]
+    said: dict[str, tuple[list[str], list[str]]] = {}
+    for start, end, name in draft.software_spans:
+        inside = any(a <= start < b for a, b in quotes)
+        said.setdefault(name, ([], []))[inside].append(original[start:end].lower())
+    for name, (reply, quoted) in said.items():
+        constraints = draft.software.get(name)
+        if not reply or not quoted or not constraints:
+            continue
+        kept = [c for c in constraints if _written_in(c.version.lower(), reply)]
+        if kept and len(kept) < len(constraints):
+            dropped = ", ".join(f"{c.op.value}{c.version}" for c in constraints if c not in kept)
+            draft.notes.append(f"{name} {dropped} (said only in quoted lines; not used)")
+            constraints[:] = kept
+
+
+def _written_in(version: str, mentions: list[str]) -> bool:
+    """Whether ``version`` is written whole in one of ``mentions``: "6" is not in "6.1"."""
+    written = re.compile(rf"(?<![\w.]){re.escape(version)}(?!\.?\w)")
+    return any(written.search(m) for m in mentions)
 
 
 def _quoted_only(original: str, spans: list[tuple[int, int, str]]) -> set[str]:
