@@ -941,7 +941,8 @@ _DEADLINE_CLOCK_AFTER_RE = re.compile(
 _DEADLINE_KEYS = frozenset(
     """deadline resultsby dueby due neededby finishby by resultsneededby notafter needby
     completeby finishbefore duedate resultsdue deadlineutc mustfinishby mustcompleteby
-    finishedby mustbedoneby""".split()
+    finishedby mustbedoneby deliverby deliveryby deliverydate deliverydeadline readyby doneby
+    completedby resultsneeded""".split()
 )
 """Keys whose value is the time the results are needed by (``must_finish_by``)."""
 _WITHIN_KEY_RE = re.compile(

@@ -260,10 +260,10 @@ _MONTH = alternation(lexicon.MONTHS)
 _ORD = r"(?:st|nd|rd|th)?"
 _TIME = r"(?:\d{1,2}(?::[0-5]\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:[0-5]\d|noon|mid-?day|midnight)"
 _RELDAY = (
-    r"(?:(?:the\s+)?day\s+after\s+(?:tomorrow|tom+or+ow)|today|tonight|tomorrow|tom+or+ow|tmrw|"
+    r"(?:(?:the\s+)?day\s+after\s+(?:tomorrow|tom+or+ow)|today|tonight|tomorrow|tom+or+ow|tmor+ow|tmrw|"
     r"eod|cob|end\s+of\s+(?:the\s+)?(?:day|week|month)|end\s+of\s+next\s+(?:week|month))"
 )
-"""Relative days, with the usual misspellings of tomorrow ("tommorow", "tomorow")."""
+"""Relative days, with the usual misspellings of tomorrow ("tommorow", "tomorow", "tmorrow")."""
 _FIXED_ZONES_H = {
     "utc": 0, "gmt": 0, "z": 0, "wet": 0, "cet": 1, "cest": 2, "eet": 2, "eest": 3, "est": -5,
     "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7, "akst": -9,
@@ -350,7 +350,7 @@ _WHEN = (
     rf"(?:(?:,?\s+(?P<dpart>morning|afternoon|evening)(?!\w))?"
     rf"(?:,?\s+(?:at\s+)?(?P<time1>{_TIME})|{_AT_HOUR}){_tz('tz1')}|{_DAY_END})?"
     rf"|(?P<time2>{_TIME}){_tz('tz2')}"
-    rf"(?:\s+(?P<rel2>today|tonight|tomorrow|tom+or+ow|tmrw)"
+    rf"(?:\s+(?P<rel2>today|tonight|tomorrow|tom+or+ow|tmor+ow|tmrw)"
     rf"|{_DATE_AFTER_TIME}|\s+(?:on\s+)?(?:this\s+|next\s+)?(?P<wd2>{_WEEKDAY}))?"
     r")(?![\w:])"
 )
@@ -363,9 +363,11 @@ _DEADLINE_FIRST = starts_with(
 test turns away most positions before the look-behind and the word lists are tried. (Reading
 the letter first, as the patterns with few first letters do, measured slower here: a dozen
 common letters start these words.)"""
+_DEAD_LINE = r"dead[\s-]+line(?:[\s_-]+is)?(?!\w)"
+""""Deadline" written as two words ("dead line is friday", "dead-line: 10 Dec")."""
 _DEADLINE_RE = re.compile(
     rf"{_DEADLINE_FIRST}(?<!\w)(?:(?P<before>{alternation(lexicon.DEADLINE_BEFORE_WORDS)})"
-    rf"|{alternation(lexicon.DEADLINE_BY_WORDS)}|(?P<within>within))"
+    rf"|{alternation(lexicon.DEADLINE_BY_WORDS)}|{_DEAD_LINE}|(?P<within>within))"
     rf"(?:[\"']\s*)?\s*:?\s*(?:\*\*|__|[\"'])?\s*{_ON_DATE}",
     FLAGS,
 )
@@ -425,11 +427,13 @@ _STATE_UNTIL_BEFORE_RE = re.compile(
 Thursday", "I'm away until Monday", "the file system is down until the 3rd"): a state that
 lasts, never the day the results are needed. Left unread, so it stays quoted."""
 _DEADLINE_IS_RE = re.compile(
-    r"deadline\s+for\s+(?:the\s+|our\s+|my\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:is|will\s+be)"
+    r"deadline\s+(?:for|from|set\s+by|given\s+by|imposed\s+by)\s+"
+    r"(?:the\s+|our\s+|my\s+|their\s+|your\s+)?[a-z]+(?:\s+[a-z]+){0,2}\s+(?:is|will\s+be)"
     rf"\s+{_ON_DATE}",
     FLAGS,
 )
-"""A deadline named before its date: "the deadline for results is the 15 of December"."""
+"""A deadline named before its date: "the deadline for results is the 15 of December", "the
+deadline from our programme manager is 31 December"."""
 _FOR_DATE_RE = re.compile(rf"(?-i:[Ff])(?<!\w.)or\s+{_ON_DATE}", FLAGS)
 _NEEDED_BEFORE_RE = re.compile(
     r"(?:(?:need|needs|needed|want|wants|wanted|require|required)\s+(?:it|them|this|these|"
@@ -443,9 +447,13 @@ that day. The pattern starts at "for", a word, so the costly date grammar runs o
 "for" stands; it is led by its first letter in both cases, which the engine skips to (a leading
 look-behind would be tried at every position), and the look-behind, one character wider,
 follows it."""
+_BEFORE_IT = r"|(?<=before\s)(?:it|that)(?=[ \t]*(?:[.,;!?)\n]|$))"
+"""A pronoun for the day named before, after "before" and at the end of its clause ("the review
+is the 15 of December and the results must be finished before it"). "before it starts" goes on
+and points at no day."""
 _BY_THEN_RE = re.compile(
     rf"(?<!\w){_WHEN}(?P<gap>(?:(?!\n\s*\n)\D){{0,100}}?)(?<!not\s)(?<!n't\s)"
-    r"(?:(?P<before>before)|by|until|till)\s+(?:then|that\s+(?:day|date))(?!\w)",
+    rf"(?:(?P<before>before)|by|until|till)\s+(?:then|that\s+(?:day|date){_BEFORE_IT})(?!\w)",
     FLAGS,
 )
 """A day named first and pointed back at: "the briefing is on 7 December, so we need them
@@ -462,7 +470,7 @@ _ASKED_THEN_RE = re.compile(
 )
 _THEN_WORD_RE = re.compile(
     r"(?-i:[BbTtUu])(?<!\w.)(?:(?<=b)y|(?<=b)efore|(?<=u)ntil|(?<=t)ill)"
-    r"\s+(?:then|that\s+(?:day|date))(?!\w)",
+    rf"\s+(?:then|that\s+(?:day|date){_BEFORE_IT})(?!\w)",
     FLAGS,
 )
 """A gate for :data:`_BY_THEN_RE` ("by then", "until that day"). Led by a case-sensitive class
@@ -478,7 +486,8 @@ which :data:`_DEADLINE_RE`'s fixed phrases ("deadline is", "deadline:") do not h
 _LONG_WEEKDAYS = tuple(day for day in lexicon.WEEKDAYS if len(day) > 5)
 _WEEKDAY_TYPO_RE = re.compile(
     rf"{_DEADLINE_FIRST}(?<!\w)(?:(?P<before>{alternation(lexicon.DEADLINE_BEFORE_WORDS)})"
-    rf"|{alternation(lexicon.DEADLINE_BY_WORDS)}|deadline)\s*:?\s*(?:on\s+|this\s+|next\s+)?"
+    rf"|{alternation(lexicon.DEADLINE_BY_WORDS)}|deadline|{_DEAD_LINE})"
+    r"\s*:?\s*(?:on\s+|this\s+|next\s+)?"
     rf"(?P<day>[a-z]{{5,10}})(?:\s+(?:at\s+)?(?P<clock>{_TIME}))?(?![\w:])",
     FLAGS,
 )
@@ -571,13 +580,16 @@ _TODAY = frozenset(("today", "tonight", "Today", "Tonight"))
 
 _REPLY_BEFORE_RE = re.compile(
     r"(?<!\w)(?:hear(?:ing)?\s+(?:back|from\s+(?:you|someone))|(?:a|an|your|the)\s+"
-    r"(?:reply|answer|response|quote|decision)|(?:to\s+)?(?:respond|reply|answer)"
+    r"(?:reply|response|quote|decision)|(?:a|an|your)\s+answer"
+    r"|(?<!need\s)(?<!needs\s)(?<!needed\s)(?<!want\s)the\s+answer"
+    r"|(?:to\s+)?(?:respond|reply|(?<!the\s)answer)"
     r"|get(?:ting)?\s+back\s+to\s+(?:me|us)|let(?:ting)?\s+(?:me|us)\s+know)"
     r"[^.;!?\n]{0,20}$",
     FLAGS,
 )
 """Before a date: the writer asks when to hear back ("we'd appreciate hearing back by the end
-of the week", "a reply within 2 days"): the time of an answer, never the job's deadline."""
+of the week", "a reply within 2 days"): the time of an answer, never the job's deadline. "We
+need the answer by the 10th" asks for the job's answer: the results."""
 
 
 def extract_deadline(scanner: Scanner, draft: Draft, now: datetime) -> None:
@@ -1011,7 +1023,7 @@ def _resolve(m: re.Match[str], now: datetime, *, before: bool) -> datetime | Non
         if at is None or m.group("n1") or m.group("sa") or m.group("dd"):
             return None
         rel = (m.group("rel2") or "today").lower()
-        rel = "tomorrow" if rel.startswith(("tom", "tmr")) else rel  # "tomorow", "tmrw"
+        rel = "tomorrow" if rel.startswith(("tom", "tmr", "tmo")) else rel  # "tomorow", "tmrw"
         day = now.date() + timedelta(days=1 if rel == "tomorrow" else 0)
         when = datetime.combine(day, at, tzinfo=zone).astimezone(now.tzinfo)
         return when + timedelta(days=1) if when <= now and rel != "tomorrow" else when
@@ -1083,7 +1095,7 @@ def _day(m: re.Match[str], now: datetime, *, before: bool) -> date | None:
         rel = " ".join(m.group("rel").lower().split())
         if "after" in rel:
             return today + timedelta(days=2)  # "the day after tomorrow"
-        if rel.startswith("tom") or rel.startswith("tmr"):
+        if rel.startswith(("tom", "tmr", "tmo")):
             return today + timedelta(days=1)
         ahead = "next" in rel  # "end of next week", "end of next month"
         if rel.endswith("week"):
