@@ -110,7 +110,7 @@ _TOML_TABLE_RE = re.compile(
 )
 """A TOML table and its lines, up to the next table: ``[software]`` then ``pytorch = "2.4"``."""
 _TOML_PACKAGE_RE = re.compile(
-    r"^(?P<indent>[ \t]*)(?P<name>[A-Za-z][\w.+-]{0,40})[ \t]*=[ \t]*"
+    r"^(?P<indent>[ \t]*)(?P<quote>[\"']?)(?P<name>[A-Za-z][\w.+-]{0,40})(?P=quote)[ \t]*=[ \t]*"
     r"(?:\"(?P<dq>[^\"\n]{0,200})\"|'(?P<sq>[^'\n]{0,200})'|(?P<num>\d[\d.]{0,20}))[ \t]*$",
     re.M,
 )
@@ -1162,6 +1162,8 @@ class _Pairs:
                 key = f"per_node_{key}"  # "per_node:\n  cores: 50": 50 cores on each node
             elif squash(key) in _CHILD_KEYS and (parent := _section(self.scanner.original, m)):
                 key = f"{parent}_{key}"  # "gpu:\n  count: 8" is gpu_count, as in JSON
+            elif key.lower() == "name" and _in_package_list(self.scanner.original, m):
+                key = "package"  # "software:\n  - name: PETSc\n    version: ...": a package
             return self._apply(m, key, value, unknown="prose")
         # "ramMin: 144000  # MiB": a comment may name the value's unit; other words in it
         # stay in the text for the other readers
@@ -1652,6 +1654,17 @@ def _section(text: str, m: re.Match[str]) -> str | None:
     """The key of the YAML section an indented ``key: value`` line sits in, if any."""
     key = _enclosing_section(text, m.start("key"), " \t")
     return key if key and squash(key) not in _JSON_SECTIONS else None
+
+
+def _in_package_list(text: str, m: re.Match[str]) -> bool:
+    """Whether a ``name:`` line is the first key of an item of a YAML list under a package key
+    (``software:`` then ``- name: PETSc``): it names a package, not the job, and the
+    ``version:`` line after it belongs to that package."""
+    line_start = text.rfind("\n", 0, m.start("key")) + 1
+    if text[line_start : m.start("key")].strip(" \t") != "-":
+        return False
+    key = _enclosing_section(text, m.start("key"), " \t-")
+    return key is not None and squash(key) in _SOFTWARE_KEYS
 
 
 def _unquote(value: str) -> str:
