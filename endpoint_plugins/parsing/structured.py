@@ -110,7 +110,7 @@ _TOML_TABLE_RE = re.compile(
 )
 """A TOML table and its lines, up to the next table: ``[software]`` then ``pytorch = "2.4"``."""
 _TOML_PACKAGE_RE = re.compile(
-    r"^(?P<indent>[ \t]*)(?P<name>[A-Za-z][\w.+-]{0,40})[ \t]*=[ \t]*"
+    r"^(?P<indent>[ \t]*)(?P<quote>[\"']?)(?P<name>[A-Za-z][\w.+-]{0,40})(?P=quote)[ \t]*=[ \t]*"
     r"(?:\"(?P<dq>[^\"\n]{0,200})\"|'(?P<sq>[^'\n]{0,200})'|(?P<num>\d[\d.]{0,20}))[ \t]*$",
     re.M,
 )
@@ -877,6 +877,7 @@ asks for an option when one is (``"gpus": 2, "gpu_required": false``): see
 :meth:`Draft.build_compute`."""
 _TRUTHY = frozenset(("yes", "true", "1", "on", "y"))
 _FALSY = frozenset(("no", "false", "none", "0", "off", "n"))
+_TRUTHY_OR_FALSY = _TRUTHY | _FALSY
 _REQUIRED_VALUES = _TRUTHY | frozenset(
     ("required", "needed", "mandatory", "must", "essential", "necessary", "enabled", "wanted")
 )
@@ -940,7 +941,8 @@ _DEADLINE_CLOCK_AFTER_RE = re.compile(
 _DEADLINE_KEYS = frozenset(
     """deadline resultsby dueby due neededby finishby by resultsneededby notafter needby
     completeby finishbefore duedate resultsdue deadlineutc mustfinishby mustcompleteby
-    finishedby mustbedoneby""".split()
+    finishedby mustbedoneby deliverby deliveryby deliverydate deliverydeadline readyby doneby
+    completedby resultsneeded""".split()
 )
 """Keys whose value is the time the results are needed by (``must_finish_by``)."""
 _WITHIN_KEY_RE = re.compile(
@@ -1119,6 +1121,10 @@ _SCOPABLE: dict[str, dict[str, str]] = {
 """Keys whose value may carry its own scope: ``gpus: 8 per node``, ``memory: 1 TB total``."""
 
 
+_FLUX_RE = re.compile(r"(?<![\w-])flux\s+(?:run|submit|batch|alloc)")
+"""A Flux command line, whose ``-g`` counts GPUs per task (case-sensitive, as Flux is typed)."""
+
+
 class _Pairs:
     """Reads flags and ``key=value`` / ``key: value`` pairs into the draft.
 
@@ -1135,7 +1141,7 @@ class _Pairs:
         self.cpus_per_task: Mention[int] | None = None
         self.last_name: str | None = None
         self.last_storage: StorageKind | None = None
-        self.flux = bool(re.search(r"(?<![\w-])flux\s+(?:run|submit|batch|alloc)", scanner.text))
+        self.flux = "flux" in scanner.text and bool(_FLUX_RE.search(scanner.text))
 
     # -- entry points (one per syntax) --------------------------------------------------------
 
@@ -1156,6 +1162,8 @@ class _Pairs:
                 key = f"per_node_{key}"  # "per_node:\n  cores: 50": 50 cores on each node
             elif squash(key) in _CHILD_KEYS and (parent := _section(self.scanner.original, m)):
                 key = f"{parent}_{key}"  # "gpu:\n  count: 8" is gpu_count, as in JSON
+            elif key.lower() == "name" and _in_package_list(self.scanner.original, m):
+                key = "package"  # "software:\n  - name: PETSc\n    version: ...": a package
             return self._apply(m, key, value, unknown="prose")
         # "ramMin: 144000  # MiB": a comment may name the value's unit; other words in it
         # stay in the text for the other readers
@@ -1234,12 +1242,14 @@ class _Pairs:
                 return False
             return _vendor(self.draft, device.group("vendor"), m.group(0))
         raw_key = raw_key.replace("/", "_per_")  # "cores/node", "mem/gpu"
-        key = _canonical_key(squash(raw_key.replace(".", "")))
+        squashed_key = squash(raw_key.replace(".", ""))
+        key = _canonical_key(squashed_key)
         value = _unquote(raw_value)
+        word = squash(value)  # the value as the key tables spell it, squashed once per pair
         text = m.group(0)
         if key in _NOT_NEEDED_KEYS and _not_needed(self.draft, value):
             return True
-        if _GPU_REQUIRED_KEY_RE.fullmatch(squash(raw_key)) and squash(value) in _FALSY:
+        if _GPU_REQUIRED_KEY_RE.fullmatch(squash(raw_key)) and word in _FALSY:
             self.draft.compute.gpu_not_required = Mention(True, text)
             return True
         if key in _TASKS_PER_NODE_KEYS and (n := _count(value)):
@@ -1250,7 +1260,7 @@ class _Pairs:
         if key in _CPUS_PER_TASK_KEYS and (n := _count(value)):
             self.cpus_per_task = Mention(n, text)
             return True
-        within = _WITHIN_KEY_RE.fullmatch(squash(raw_key.replace(".", "")))
+        within = _WITHIN_KEY_RE.fullmatch(squashed_key)
         if within and re.fullmatch(r"\d{1,4}(?:\.\d+)?", value.strip()):
             return self._deadline(f"{value.strip()} {within.group('unit')}", text)
         if key in _DEADLINE_KEYS:
@@ -1268,14 +1278,14 @@ class _Pairs:
                 return True
         if key in _BUILD_KEYS and self._variants(m, value):
             return True
-        if key in _OPTIONAL_GPU_KEYS and (squash(value) in _TRUTHY or _count(value)):
+        if key in _OPTIONAL_GPU_KEYS and (word in _TRUTHY or _count(value)):
             self.draft.compute.gpu_or = True  # "nice_to_have": {"gpu": 1}
             self.draft.compute.gpu_mentioned = True
             n = _count(value)
-            if n and squash(value) not in ("true", "yes", "on", "y"):
+            if n and word not in ("true", "yes", "on", "y"):
                 self.draft.compute.gpus.append(Count(n, text, per_node=False))
             return True
-        if key in ("nogpu", "nogpus", "cpuonly") and squash(value) in _TRUTHY:
+        if key in ("nogpu", "nogpus", "cpuonly") and word in _TRUTHY:
             self.draft.exclude(Feature.GPU)
             self.draft.compute.cpu_only = Mention(True, text)
             return True
@@ -1285,19 +1295,19 @@ class _Pairs:
             return True  # "time_budget: 5h" is no money: read on as any other key
         used = _USES_KEY_RE.match(raw_key)
         feature = squash(used.group("name")) if used else ""
-        if used and feature not in _FEATURE_NAMES and squash(value) in _TRUTHY | _FALSY:
-            if squash(value) in _TRUTHY:  # "uses_cuquantum: true" names a package
+        if used and feature not in _FEATURE_NAMES and word in _TRUTHY_OR_FALSY:
+            if word in _TRUTHY:  # "uses_cuquantum: true" names a package
                 name = used.group("name").lower().replace("_", "-")
                 self.draft.add_software(lookup(lexicon.SOFTWARE, name) or name, [])
             return True
-        if feature == "mpi" and squash(value) in _TRUTHY:
+        if feature == "mpi" and word in _TRUTHY:
             self.draft.mpi_implied = True  # "with_mpi: true"
             return True
-        if feature in ("gpu", "gpus") and squash(value) in _FALSY:
+        if feature in ("gpu", "gpus") and word in _FALSY:
             self.draft.exclude(Feature.GPU)  # "use_gpu: false"
             self.draft.compute.cpu_only = Mention(True, text)
             return True
-        if feature in ("gpu", "gpus") and squash(value) in _TRUTHY:
+        if feature in ("gpu", "gpus") and word in _TRUTHY:
             self.draft.compute.gpu_mentioned = True  # "needs_gpu: yes": one GPU
             return True
         if _gpu_memory_key(raw_key):
@@ -1646,6 +1656,17 @@ def _section(text: str, m: re.Match[str]) -> str | None:
     return key if key and squash(key) not in _JSON_SECTIONS else None
 
 
+def _in_package_list(text: str, m: re.Match[str]) -> bool:
+    """Whether a ``name:`` line is the first key of an item of a YAML list under a package key
+    (``software:`` then ``- name: PETSc``): it names a package, not the job, and the
+    ``version:`` line after it belongs to that package."""
+    line_start = text.rfind("\n", 0, m.start("key")) + 1
+    if text[line_start : m.start("key")].strip(" \t") != "-":
+        return False
+    key = _enclosing_section(text, m.start("key"), " \t-")
+    return key is not None and squash(key) in _SOFTWARE_KEYS
+
+
 def _unquote(value: str) -> str:
     return value.strip().strip("\"'").strip()
 
@@ -1725,9 +1746,12 @@ _GPU_MEMORY_KEY_RE = re.compile(
 it, and it must never pass for the node's memory."""
 
 
+_CAMEL_RE = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_KEY_WORD_RE = re.compile(r"[a-z]+|\d+")
+
+
 def _key_words(raw_key: str) -> list[str]:
-    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", raw_key.strip())
-    return re.findall(r"[a-z]+|\d+", spaced.lower())
+    return _KEY_WORD_RE.findall(_CAMEL_RE.sub("_", raw_key.strip()).lower())
 
 
 def _worded_key(raw_key: str) -> Handler | None:
@@ -1928,7 +1952,9 @@ def extract_structured(scanner: Scanner, draft: Draft, now: datetime) -> None:
     """Directives, flags, ``key=value`` pairs and script lines (see module docstring)."""
     text = scanner.text
     draft.name_spans.extend(_package_blocks(text))
-    folded = fold(text)
+    # the scanner keeps the text folded for its trigger test; this stage runs on the same text
+    same = getattr(scanner, "_folded_from", None) is text
+    folded = scanner._folded if same else fold(text)
     script = _HAS_DIRECTIVE(text, folded) or _HAS_SHEBANG(text, folded)
     flags = _HAS_FLAG_CONTEXT(text, folded)
     dialect = "slurm"
