@@ -19,10 +19,10 @@ from endpoint_plugins.parsing.scanner import (
     Scanner,
     alternation,
     in_range,
+    letter_led,
     sentence_around,
     size_in_gb,
     squash,
-    starts_with,
 )
 from endpoint_plugins.parsing.vocabulary import common_word, typo_of
 from providers.wire.requirements import Fabric, StorageKind
@@ -39,17 +39,25 @@ _GENERATION_WORDS = ("hdr", "ndr", "edr", "fdr", "qdr", "xdr")
 _GENERATION = rf"(?:{'|'.join(_GENERATION_WORDS)})\d{{0,3}}(?!\w)"
 """InfiniBand generations ("HDR200"): part of the fabric's name, not a separate word."""
 _NOUN = rf"(?:\s+{alternation(lexicon.NETWORK_NOUNS)}(?!\w))?"
+_FABRIC_WORD = alternation(_FABRIC_SPELLINGS)
+_FABRIC_FIRSTS, _FABRIC_REST = letter_led(_FABRIC_SPELLINGS)
 _FABRIC_RE = re.compile(
-    # "(?:...|)" with the first letters in front, not "(?:...)?": tried at every word, this
-    # turns most away in one test instead of entering an optional group
-    rf"(?<![\w.-])(?:{starts_with(_GENERATION_WORDS)}{_GENERATION}\s+|)"
-    rf"(?P<fabric>{alternation(_FABRIC_SPELLINGS)})(?:\s+{_GENERATION})?{_NOUN}(?![\w])",
+    rf"(?-i:[{letter_led(_GENERATION_WORDS)[0]}{_FABRIC_FIRSTS}])(?<![\w.-].)"
+    rf"(?:{letter_led(_GENERATION_WORDS)[1]}\d{{0,3}}(?!\w)\s+(?P<fabric>{_FABRIC_WORD})"
+    rf"|(?P<fabric_rest>{_FABRIC_REST}))(?:\s+{_GENERATION})?{_NOUN}(?![\w])",
     FLAGS,
 )
-_FABRIC_WORD = alternation(_FABRIC_SPELLINGS)
+"""A fabric by name, perhaps after its generation ("HDR InfiniBand"). Its first character is
+read first (see :func:`letter_led`), so the engine jumps between the few characters that can
+start a match; without a generation in front, the name is ``fabric_rest`` and the character
+before it (:func:`_fabric_said`)."""
+_FABRIC_BY_SQUASHED: dict[str, Fabric] = {}
+for _spelling, _fabric in _FABRIC_SPELLINGS.items():
+    _FABRIC_BY_SQUASHED.setdefault(squash(_spelling), _fabric)
+"""Each fabric by its spelling with separators and case ignored (the first spelling wins)."""
 _FABRIC_WORD_RE = re.compile(rf"(?<![\w.-]){_FABRIC_WORD}(?!\w)", FLAGS)
 _FABRIC_CHOICE_RE = re.compile(
-    rf"(?<![\w.-])(?:either\s+)?{_FABRIC_WORD}(?:\s*(?:,\s*|/\s*|,?\s*or\s+)(?:an?\s+)?"
+    rf"(?-i:[Ee{_FABRIC_FIRSTS}])(?<![\w.-].)(?:(?<=e)ither\s+{_FABRIC_WORD}|{_FABRIC_REST})(?:\s*(?:,\s*|/\s*|,?\s*or\s+)(?:an?\s+)?"
     rf"{_FABRIC_WORD}(?!\w))+{_NOUN}",
     FLAGS,
 )
@@ -100,7 +108,7 @@ _SPEED_BEFORE_FABRIC_RE = re.compile(
 """A speed written before the fabric: "100G InfiniBand", "25G links"; never "210 GiB/s" (a
 data rate in gibibytes, whose "iB" is no InfiniBand)."""
 _SPEED_AFTER_FABRIC_RE = re.compile(
-    rf"{starts_with(_FABRIC_SPELLINGS)}(?<![\w.-])(?P<fabric>{_FABRIC_WORD})"
+    rf"(?P<fabric>(?-i:[{_FABRIC_FIRSTS}])(?<![\w.-].){_FABRIC_REST})"
     r"\s*(?:at\s+|@\s*|,\s*)?(?P<num>\d{1,4})\s*"
     r"g(?:b|bit)?(?![\w/.])",
     FLAGS,
@@ -111,8 +119,11 @@ _SPEED_AFTER_FABRIC_RE = re.compile(
 
 _KIND_SPELLINGS = {s: k for k, spellings in lexicon.STORAGE_KINDS.items() for s in spellings}
 _KIND = rf"(?P<kind>{alternation(_KIND_SPELLINGS)})"
-_AT_KIND = starts_with(_KIND_SPELLINGS)
-"""Put before a pattern that opens with :data:`_KIND`: one test turns away most positions."""
+_KIND_FIRSTS, _KIND_REST = letter_led(_KIND_SPELLINGS)
+_LED_KIND = rf"(?P<kind>(?-i:[{_KIND_FIRSTS}])(?<![\w.-].){_KIND_REST})"
+""":data:`_KIND` not after a word, for a pattern that opens with it: its first character is
+read first (see :func:`letter_led`), so the engine jumps between the few characters that can
+start a kind instead of trying every position."""
 _KIND_NOUN = r"(?:\s+(?:space|storage|file\s*system|filesystem|fs|mounts?)(?!\w))?"
 _SIZE_NOUN = alternation(lexicon.STORAGE_SIZE_NOUNS)
 _LOCAL_AFTER = r"(?P<local>\s+(?:node[\s-]?)?local(?!\w)(?!\s+to(?!\w)))"
@@ -126,7 +137,7 @@ _STORAGE_SIZE_FIRST_RE = re.compile(
     FLAGS,
 )
 _STORAGE_KIND_FIRST_RE = re.compile(
-    rf"{_AT_KIND}(?<![\w.-]){_KIND}{_KIND_NOUN}\s*(?:with|of|having|for|:|>=)?\s*(?:at\s+least\s+)?"
+    rf"{_LED_KIND}{_KIND_NOUN}\s*(?:with|of|having|for|:|>=)?\s*(?:at\s+least\s+)?"
     rf"{SIZE}(?:\s+(?:of\s+)?(?:free\s+)?(?:space|free|available))?",
     FLAGS,
 )
@@ -203,9 +214,7 @@ _ALREADY_THERE_RE = re.compile(r"(?<!\w)already(?!\w)", FLAGS)
 """Data that is already on a filesystem ("the outputs (~9 TB) already sit on our NFS share"):
 its size is the data's, not free space asked for."""
 _STORAGE_FREE_RE = re.compile(rf"{SIZE}\s+(?:free|available)(?!\w)", FLAGS)
-_STORAGE_KIND_RE = re.compile(
-    rf"{_AT_KIND}(?<![\w.-]){_KIND}{_KIND_NOUN}(?![\w])(?!\s+rings?(?!\w))", FLAGS
-)
+_STORAGE_KIND_RE = re.compile(rf"{_LED_KIND}{_KIND_NOUN}(?![\w])(?!\s+rings?(?!\w))", FLAGS)
 """A storage kind named alone; a "storage ring" is an accelerator, not a filesystem."""
 _LOOSE_SIZE_RE = re.compile(rf"(?<![\w.]){SIZE}(?!\s*(?:/|per\s|each|a\s))", FLAGS)
 _THAT_MUCH_RE = re.compile(r"(?<!\w)(?:that|this|the\s+same)\s+much(?!\w)", FLAGS)
@@ -373,19 +382,26 @@ _WORD_MONEY_RE = re.compile(
     FLAGS,
 )
 """An amount of money in words: "two thousand dollars", "five hundred USD", "fifty bucks"."""
+_FREE_FIRSTS, _FREE_REST = letter_led(lexicon.FREE_OF_CHARGE_WORDS)
 _FREE_RE = re.compile(
-    rf"{starts_with(lexicon.FREE_OF_CHARGE_WORDS)}(?<!\w){alternation(lexicon.FREE_OF_CHARGE_WORDS)}"
-    r"(?!\w)",
+    rf"(?-i:[{_FREE_FIRSTS}])(?<!\w.){_FREE_REST}(?!\w)",
     FLAGS,
 )
+
+
+def _fabric_said(m: re.Match[str]) -> str:
+    """The fabric's name in a match of :data:`_FABRIC_RE` or :data:`_SPEED_AFTER_FABRIC_RE`."""
+    said = m.group("fabric")
+    if said is None:
+        said = m.string[m.start() : m.end("fabric_rest")]  # its first character leads the match
+    return said
 
 
 def extract_network(scanner: Scanner, draft: Draft) -> None:
     """Fabric names, RoCE (Ethernet, low latency), "low latency" alone, and link speeds."""
 
     def fabric(m: re.Match[str]) -> bool:
-        found = squash(m.group("fabric"))
-        chosen = next((f for s, f in _FABRIC_SPELLINGS.items() if squash(s) == found), None)
+        chosen = _FABRIC_BY_SQUASHED.get(squash(_fabric_said(m)))
         if chosen is None:
             return False
         draft.set_fabric(chosen, m.group(0))
