@@ -38,7 +38,6 @@ from endpoint_plugins.parsing.scanner import (
     starts_with,
     to_count,
 )
-from endpoint_plugins.parsing.triggers import fold
 from providers.wire.requirements import Feature, GpuVendor
 
 MAX_NODES = 1_000_000
@@ -798,7 +797,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     node_spans: list[tuple[int, int]] = []
     such_at = (
         [m.start() for m in _NODES_RE.finditer(scanner.text) if m.group("such")]
-        if _holds(fold(scanner.text), _SUCH_WORDS) and _SUCH_HINT_RE.search(scanner.text)
+        if _holds(scanner.folded, _SUCH_WORDS) and _SUCH_HINT_RE.search(scanner.text)
         else []
     )
     """Where a count of nodes described before starts ("6 such nodes", "4 of these nodes")."""
@@ -931,7 +930,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
         scanner.take(_CPU_GENERATION_RE, lambda m: _cpu_generation(draft, m))
     if any(map(low.__contains__, ("licen", "lisen", "liscen"))):
         scanner.take(_LICENCE_COUNT_RE, lambda m: _quote(draft, m))
-    if _may_name_min_model(fold(scanner.text), scanner.text):
+    if _may_name_min_model(scanner.folded, scanner.text):
         scanner.take(_MIN_MODEL_RE, lambda m: _min_model(scanner, draft, m))
     scanner.take(_GPU_MEMORY_RE, gpu_memory)
     scanner.take(_GPU_MEMORY_FIRST_RE, gpu_memory)
@@ -943,7 +942,7 @@ def extract_compute(scanner: Scanner, draft: Draft) -> None:
     scanner.take(_CPU_OR_GPU_RE, cpu_or_gpu)
     scanner.take(_CPU_ONLY_RE, cpu_only)
     scanner.take(_GPU_OPTIONAL_RE, cpu_or_gpu)
-    folded = fold(scanner.text)  # as the scanner's triggers see it, for the gates below
+    folded = scanner.folded  # as the scanner's triggers see it, for the gates below
     if _holds(folded, _GPU_WORD_STEMS) and _holds(folded, _CPU_WORD_STEMS):
         scanner.take(_GPU_OR_CPU_RE, cpu_or_gpu)
     if _holds(folded, _VENDOR_NAMES) and _holds(folded, _VENDOR_ALLOWED_HINTS):
@@ -1081,7 +1080,7 @@ def _extract_counts(scanner: Scanner, draft: Draft, node_spans: list[tuple[int, 
             m
         ),
     )
-    if _holds(fold(scanner.text), _RANK_WORD_STEMS):
+    if _holds(scanner.folded, _RANK_WORD_STEMS):
         scanner.take(_RANKS_RE, record("rank", MAX_CORES))
     if "per" in scanner.text or "each" in scanner.text:
         _split_per_node(scanner, found)

@@ -45,6 +45,17 @@ class Scanner:
         a clause stays absent until :meth:`restore` puts text back; it is not searched again
         each time the text changes (about half of all clause tests fail)."""
 
+    @property
+    def folded(self) -> str:
+        """:attr:`text` case-folded (see :func:`~endpoint_plugins.parsing.triggers.fold`), made
+        once per state of the text and shared with the trigger test, for stages that test
+        words themselves."""
+        text = self.text
+        if self._folded_from is not text:
+            self._folded, self._folded_from = fold(text), text
+            self._clause_found.clear()
+        return self._folded
+
     def take(self, pattern: re.Pattern[str], handle: Callable[[re.Match[str]], bool]) -> int:
         """Offer every match of ``pattern`` to ``handle``; blank out those it accepts.
 
@@ -90,17 +101,14 @@ class Scanner:
         changed since it was made (most takes accept nothing), and a clause once absent is not
         searched again (see :attr:`_absent`).
         """
-        text = self.text
-        if self._folded_from is not text:
-            self._folded, self._folded_from = fold(text), text
-            self._clause_found.clear()
+        folded = self.folded
         found = self._clause_found
         for clause in clauses:
             known = found.get(clause)
             if known is None:
                 if clause in self._absent:
                     return False
-                known = found[clause] = clause(self._folded)
+                known = found[clause] = clause(folded)
                 if not known:
                     self._absent.add(clause)
             if not known:

@@ -1174,7 +1174,7 @@ before a word that names no package ("Ubuntu 20.04 is too old"), the phrase is r
 
 def skip_rejected_versions(scanner: Scanner, draft: Draft) -> None:
     """Read a turned-down version as the newer bound after it (see :data:`_REJECTED_RE`)."""
-    if not may_match(_REJECTED_RE, fold(scanner.text)):
+    if not may_match(_REJECTED_RE, scanner.folded):
         return  # most texts hold none of its words ("old", "obsolete"): spare the scan
     for m in _REJECTED_RE.finditer(scanner.text):
         found = m.group("name")

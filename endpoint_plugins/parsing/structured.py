@@ -40,7 +40,6 @@ from endpoint_plugins.parsing.scanner import (
     squash,
 )
 from endpoint_plugins.parsing.timing import duration_seconds, hms_seconds
-from endpoint_plugins.parsing.triggers import fold
 from endpoint_plugins.parsing.vocabulary import filler_words
 from providers.wire.requirements import Fabric, Feature, GpuVendor, StorageKind, Urgency
 
@@ -1952,9 +1951,7 @@ def extract_structured(scanner: Scanner, draft: Draft, now: datetime) -> None:
     """Directives, flags, ``key=value`` pairs and script lines (see module docstring)."""
     text = scanner.text
     draft.name_spans.extend(_package_blocks(text))
-    # the scanner keeps the text folded for its trigger test; this stage runs on the same text
-    same = getattr(scanner, "_folded_from", None) is text
-    folded = scanner._folded if same else fold(text)
+    folded = scanner.folded
     script = _HAS_DIRECTIVE(text, folded) or _HAS_SHEBANG(text, folded)
     flags = _HAS_FLAG_CONTEXT(text, folded)
     dialect = "slurm"
