@@ -136,12 +136,12 @@ def test_dev_split_accuracy_floor() -> None:
     0.984 / 86.6 % over all twenty-six; three rounds by failure class brought them to
     0.990 / 91.0 %. dev-aa, dev-ab and dev-ac (180 more) joined at 0.986 / 88.0 % over all
     twenty-nine; one round by failure class brought them to 0.988 / 89.1 %. dev-ad and dev-ae
-    (120 more) joined at 0.987 / 87.8 % over all thirty-one. Raise it as the figures rise,
-    never lower it to let a change through: only new files may lower it, to their first
-    reading."""
+    (120 more) joined at 0.987 / 87.8 % over all thirty-one; one round by failure class
+    brought them to 0.989 / 89.1 %. Raise it as the figures rise, never lower it to let a
+    change through: only new files may lower it, to their first reading."""
     result, _ = score(DEV, parse_requirements, NOW)
-    assert result.micro.f1 >= 0.987
-    assert result.exact_rate >= 0.878
+    assert result.micro.f1 >= 0.988
+    assert result.exact_rate >= 0.890
     assert result.unexpressible_flagged == result.unexpressible
     assert set(result.fields) <= set(FIELDS)
 
