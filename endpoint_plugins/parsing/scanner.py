@@ -194,13 +194,7 @@ def alternation(spellings: Iterable[str]) -> str:
     class rejects the character in one step, a shortcut it never takes for case-folded
     literals. The alternation is therefore case-insensitive wherever it is used.
     """
-    trie: dict[str, dict] = {}
-    for spelling in set(spellings):
-        node = trie
-        for token in _tokens(spelling):
-            node = node.setdefault(token, {})
-        node[_END] = {}
-    return "(?-i:" + _emit(trie) + ")"
+    return "(?-i:" + _emit(_trie(spellings)) + ")"
 
 
 def letter_led(spellings: Iterable[str]) -> tuple[str, str]:
@@ -214,12 +208,7 @@ def letter_led(spellings: Iterable[str]) -> tuple[str, str]:
     match (measured on the dev corpus). Whatever the pattern checked before the word must then
     be checked one character later, after the class (``(?<!\\w.)`` for ``(?<!\\w)``).
     """
-    trie: dict[str, dict] = {}
-    for spelling in set(spellings):
-        node = trie
-        for token in _tokens(spelling):
-            node = node.setdefault(token, {})
-        node[_END] = {}
+    trie = _trie(spellings)
     firsts = sorted(trie, key=str.lower)
     if not firsts or _SEP in firsts or _END in trie:
         raise ValueError("every spelling needs a first character")
@@ -227,6 +216,17 @@ def letter_led(spellings: Iterable[str]) -> tuple[str, str]:
     return "".join(_any_case(first).strip("[]") for first in firsts), "(?-i:" + "|".join(
         branches
     ) + ")"
+
+
+def _trie(spellings: Iterable[str]) -> dict[str, dict]:
+    """The spellings as a trie of tokens (characters, and :data:`_SEP` for any separators)."""
+    trie: dict[str, dict] = {}
+    for spelling in set(spellings):
+        node = trie
+        for token in _tokens(spelling):
+            node = node.setdefault(token, {})
+        node[_END] = {}
+    return trie
 
 
 def _depth(node: dict[str, dict]) -> int:
